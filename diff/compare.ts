@@ -113,7 +113,8 @@ export function diffSpecs(older: Revision, newer: Revision): Change[] {
         );
         continue;
       }
-      const [was, now] = [a!.method.params.indexOf(old), b!.method.params.indexOf(param)];
+      // Positions on the wire: among the params each release reads.
+      const [was, now] = [[...paramsA.values()].indexOf(old), paramsB.indexOf(param)];
       if (was !== now && positional(a!.method) && positional(b!.method))
         push(b, 'param-moved', tokens, `param "${param.name}" moved from position ${was} to ${now}`, [B, B]);
       if (!old.required && param.required)

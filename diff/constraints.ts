@@ -12,13 +12,18 @@ import type { JsonSchema } from '../generators/model/types.ts';
  */
 export const CONSTRAINTS = ['multipleOf', 'uniqueItems', 'contains', 'propertyNames', 'additionalProperties', 'not'];
 
-/** A constraint keyword's value, undefined where it constrains nothing (`uniqueItems: false`, `additionalProperties: true`). */
+/**
+ * A constraint keyword's value, undefined where it constrains nothing: `uniqueItems: false`, and a schema that admits
+ * everything (`true`, `{}`) as `additionalProperties`, `propertyNames` or `contains`.
+ */
 export function constraint(schema: JsonSchema, keyword: string): unknown {
   const value = schema[keyword];
   if (keyword === 'uniqueItems' && value !== true) return undefined;
-  if (keyword === 'additionalProperties' && value === true) return undefined;
+  if (keyword !== 'uniqueItems' && keyword !== 'multipleOf' && keyword !== 'not' && admitsAll(value)) return undefined;
   return value;
 }
+
+const admitsAll = (value: unknown) => value === true || (isSchema(value) && Object.keys(value).length === 0);
 
 /** A keyword's value in a change's text: a schema by its kind, not its whole text. */
 export const shown = (value: unknown) =>

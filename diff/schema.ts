@@ -206,15 +206,22 @@ export function compareSchemas(
   }
   const patternsA = (isSchema(a.patternProperties) ? a.patternProperties : {}) as Record<string, unknown>;
   const patternsB = (isSchema(b.patternProperties) ? b.patternProperties : {}) as Record<string, unknown>;
+  // A pattern constrains the keys it matches where other keys are open; where they are closed it lets them in.
+  const closedBoth = a.additionalProperties === false && b.additionalProperties === false;
+  const openBoth =
+    constraint(a, 'additionalProperties') === undefined && constraint(b, 'additionalProperties') === undefined;
+  const [patternAdded, patternRemoved] = closedBoth
+    ? ['constraint-removed', 'constraint-added']
+    : openBoth
+      ? ['constraint-added', 'constraint-removed']
+      : ['constraint-changed', 'constraint-changed'];
   for (const key of Object.keys(patternsB)) {
     const at = [...tokens, 'patternProperties', key];
-    if (!(key in patternsA))
-      add({ rule: 'constraint-added', text: `fields matching ${JSON.stringify(key)} constrained` }, at);
+    if (!(key in patternsA)) add({ rule: patternAdded, text: `fields matching ${JSON.stringify(key)} added` }, at);
     else out.push(...compareSchemas(patternsA[key], patternsB[key], sides, at, walk));
   }
   for (const key of Object.keys(patternsA))
-    if (!(key in patternsB))
-      add({ rule: 'constraint-removed', text: `fields matching ${JSON.stringify(key)} no longer constrained` });
+    if (!(key in patternsB)) add({ rule: patternRemoved, text: `fields matching ${JSON.stringify(key)} removed` });
   out.push(...compareConditionals(a, b, sides, tokens, walk));
   return out;
 }

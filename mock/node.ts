@@ -320,7 +320,11 @@ export async function startMockNode(
     },
     options.port ?? 9650,
     host,
-  );
+  ).catch((error: unknown) => {
+    // A node that could not listen loads nothing for later.
+    preload.stop();
+    throw error;
+  });
   const closeWebSockets = serveWebSocketsOnUpgrade(server, node);
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;

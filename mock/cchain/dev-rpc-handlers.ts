@@ -150,12 +150,13 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
     evmSetAutomine: hardhat(setAutomine),
     anvilSetAutomine: anvil(setAutomine),
     // Hardhat's interval is in ms and leaves automine as it is; anvil's is in seconds and is a mining mode of its own
-    // (api.rs sets MiningMode::FixedBlockTime), so transactions then wait for it.
+    // (api.rs anvil_set_interval_mining: FixedBlockTime, or None for 0), so automine is off after it either way.
+    // evm_setIntervalMining is served as Hardhat's: anvil's alias of that name takes seconds (viem's anvil mode sends
+    // them there), which only anvil_setIntervalMining reads as seconds here.
     evmSetIntervalMining: hardhat(({ interval }) => setIntervalMining(bigintOf(interval))),
     anvilSetIntervalMining: anvil(({ interval }) => {
-      const seconds = bigintOf(interval);
-      setIntervalMining(seconds * 1000n);
-      if (seconds > 0n) dev.setAutomine({ enabled: false });
+      setIntervalMining(bigintOf(interval) * 1000n);
+      dev.setAutomine({ enabled: false });
     }),
     anvilSetBalance: anvil(setBalance),
     hardhatSetBalance: hardhat(setBalance),

@@ -119,6 +119,8 @@ export class CChain {
   /** Dev snapshot IDs to the engine's; undefined: taken before the engine existed, so reverting means a fresh chain. */
   private readonly marks = new Map<string, Promise<string | undefined>>();
   private automine = true;
+  /** The interval tick queued on the engine, if any (minePending). */
+  private ticking: Promise<void> | undefined;
   /** Called inside the queue with each block the engine builds (eth_subscribe's notifications, ./ws.ts). */
   readonly blockListeners = new Set<(block: RpcBlock, provider: Provider) => Promise<void>>();
   /** Called inside the queue with the hash of each tx the engine's pool takes (txpool's NewTxsEvent: ./filters.ts, ./ws.ts). */
@@ -699,10 +701,17 @@ export class CChain {
    */
   minePending(): Promise<void> {
     if (this.automine || this.world.cChainPool.size === 0) return Promise.resolve();
-    return this.write(async (p) => {
+    // One tick at a time: ticks that come while one is queued join it, so a short interval on a busy engine (or a
+    // pool holding only nonce-gapped transactions) never piles up work ahead of the calls.
+    this.ticking ??= this.write(async (p) => {
       if (Number(await this.call(p, 'eth_getBlockTransactionCountByNumber', ['pending'])) > 0)
         await this.mineBlocks(p, 1);
-    }).catch(ignore);
+    })
+      .catch(ignore)
+      .finally(() => {
+        this.ticking = undefined;
+      });
+    return this.ticking;
   }
 
   setAutomine(enabled: boolean): Promise<void> {

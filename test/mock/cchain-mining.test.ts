@@ -95,6 +95,10 @@ describe('interval mining on the C-Chain', () => {
     expect(await rpc(node, 'anvil_getAutomine', [])).toBe(false);
     const ticked = await wallet.sendTransaction({ to: TO, value: 4n });
     await expect.poll(() => mined(node, ticked), DEADLINE).toBe('0x4');
+    // anvil's 0 is no mining at all (MiningMode::None), not automine back.
+    expect(await rpc(node, 'anvil_setAutomine', [true])).toBeNull();
+    expect(await rpc(node, 'anvil_setIntervalMining', [0])).toBeNull();
+    expect(await rpc(node, 'anvil_getAutomine', [])).toBe(false);
 
     await node.dev.setIntervalMining({ interval: 0 });
     const manual = await wallet.sendTransaction({ to: TO, value: 5n });

@@ -565,7 +565,9 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    * carry the network's clock. An interval over 2147483647 ms is refused (-32602). `0` stops interval
    * mining. Automine is left as it is, as in Hardhat: with it on, a transaction still gets its block at
    * once (`evm_setAutomine` false makes transactions wait for the interval). Answers `true`, as Hardhat
-   * does. Served by the mock node only, and only while its development controls are on (not with
+   * does. The interval is read as Hardhat's milliseconds: anvil's alias of this name takes seconds
+   * (viem's `setIntervalMining` in anvil mode sends them here), which `anvil_setIntervalMining` reads as
+   * seconds. Served by the mock node only, and only while its development controls are on (not with
    * `--no-dev`).
    *
    * JSON-RPC method `evm_setIntervalMining` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
@@ -589,10 +591,11 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    * Every `interval` seconds each chain with pending transactions, X, P and C alike, builds one block
    * from its pool (`dev.setIntervalMining`); a C-Chain block holds what its pool has, and a tick with
    * nothing pending builds none, as coreth builds a block only for pending transactions. Blocks carry
-   * the network's clock. An interval over 2147483647 ms is refused (-32602). A positive interval also
-   * turns automine off, as anvil's interval mode replaces automine, so transactions wait for the tick;
-   * `0` stops interval mining. Answers as anvil does. Served by the mock node only, and only while its
-   * development controls are on (not with `--no-dev`).
+   * the network's clock. An interval over 2147483647 ms is refused (-32602). Automine is off after it,
+   * as anvil's mining modes replace each other (api.rs anvil_set_interval_mining: a fixed block time, or
+   * none for `0`), so transactions wait for the tick, or with `0` for `evm_mine` or `anvil_setAutomine`.
+   * Answers as anvil does. Served by the mock node only, and only while its development controls are on
+   * (not with `--no-dev`).
    *
    * JSON-RPC method `anvil_setIntervalMining` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
