@@ -76,11 +76,11 @@ function hexJson(utxo: Utxo): Uint8Array {
 }
 
 /**
- * What a string decodes to never changes, and a test or a wallet sends the same IDs and addresses call after call:
- * `decode` with its answers remembered (boundedly, strings of ID or address length only), so a read does not decode
- * them again. The last string is compared first: one read from a request is new, and a Map lookup hashes it whole.
+ * `decode` with its answers remembered (boundedly, strings of at most 128 characters), for answers that depend on the
+ * string alone: what an ID or address decodes to never changes, and a test or a wallet sends the same ones call after
+ * call. The last string is compared first: one read from a request is new, and a Map lookup hashes it whole.
  */
-function remembered<V>(decode: (text: string) => V): (text: string) => V {
+export function remembered<V>(decode: (text: string) => V): (text: string) => V {
   const answers = new Map<string, V>();
   let last: string | undefined;
   let lastAnswer: V;
