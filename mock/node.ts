@@ -15,6 +15,7 @@ import { MockState } from './state.ts';
 import { atRelease, zeroFilled } from './versions.ts';
 import { type WorldOptions, buildWorld } from './world/genesis.ts';
 import type { World } from './world/world.ts';
+import { remembered } from './world/reads.ts';
 import type { Mining } from './engine/engine.ts';
 import { lazyEndpoint } from './lazy-cchain.ts';
 import { serveDevMethods } from './cchain/dev-rpc.ts';
@@ -197,24 +198,11 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
   const nodeID = state.nodeID;
   const router = createRouter(resolve, { headers: { 'node-id': nodeID }, cors: true });
   const allowed = new Set((options.allowedHosts ?? ['localhost']).map((h) => h.toLowerCase()));
-  const verdicts = new Map<string, boolean>();
-  // The last Host header is compared first, as the last path is.
-  let lastHeader: string | undefined;
-  let lastVerdict = false;
-  const hostAllowed = (header: string): boolean => {
-    if (header === lastHeader) return lastVerdict;
-    let verdict = verdicts.get(header);
-    if (verdict === undefined) {
-      const host = hostName(header);
-      verdict = !host || isIP(host) !== 0 || allowed.has('*') || allowed.has(host.toLowerCase());
-      if (header.length > 256) return verdict;
-      if (verdicts.size >= 1024) verdicts.clear();
-      verdicts.set(header, verdict);
-    }
-    lastHeader = header;
-    lastVerdict = verdict;
-    return verdict;
-  };
+  // Each Host header's verdict is remembered, the last one compared first, as the last path is.
+  const hostAllowed = remembered((header) => {
+    const host = hostName(header);
+    return !host || isIP(host) !== 0 || allowed.has('*') || allowed.has(host.toLowerCase());
+  });
   const forbidden = { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' };
   const health = served.has('health') ? state.health : undefined;
   const listener: RequestListener = (req, res) => {

@@ -76,22 +76,32 @@ function hexJson(utxo: Utxo): Uint8Array {
 }
 
 /**
- * What a string decodes to never changes, and a test or a wallet sends the same IDs and addresses call after call:
- * verdicts are remembered (boundedly, strings of ID or address length only), so a read does not hash them again.
+ * `decode` with its answers remembered (boundedly, strings of at most 128 characters), for answers that depend on the
+ * string alone: what an ID or address decodes to never changes, and a test or a wallet sends the same ones call after
+ * call. The last string is compared first: one read from a request is new, and a Map lookup hashes it whole.
  */
-const REMEMBERED = 4096;
-const idVerdicts = new Map<string, boolean>();
-const addressForms = new Map<string, AddressForm>();
+export function remembered<V>(decode: (text: string) => V): (text: string) => V {
+  const answers = new Map<string, V>();
+  let last: string | undefined;
+  let lastAnswer: V;
+  return (text) => {
+    if (text === last) return lastAnswer;
+    let answer = answers.get(text);
+    if (answer === undefined) {
+      answer = decode(text);
+      if (text.length > 128) return answer;
+      if (answers.size >= 4096) answers.delete(answers.keys().next().value!);
+      answers.set(text, answer);
+    }
+    last = text;
+    lastAnswer = answer;
+    return answer;
+  };
+}
+
+const isID = remembered((text) => cb58Decode(text)?.length === 32);
 
 type AddressForm = { shortID: string } | { alias: string; hrp: string; payload: string } | { invalid: true };
-
-function remember<V>(map: Map<string, V>, key: string, value: V): V {
-  if (key.length <= 128) {
-    if (map.size >= REMEMBERED) map.delete(map.keys().next().value!);
-    map.set(key, value);
-  }
-  return value;
-}
 
 /**
  * A height param (a uint64, quoted or not) in full: the node prints a height it refuses as strconv parsed it, where
@@ -104,11 +114,10 @@ export function heightOf(params: Params): bigint {
 /** An ID param (cb58, 32 bytes), or undefined when it is not one. */
 export function parseID(text: unknown): string | undefined {
   if (typeof text !== 'string') return undefined;
-  const valid = idVerdicts.get(text) ?? remember(idVerdicts, text, cb58Decode(text)?.length === 32);
-  return valid ? text : undefined;
+  return isID(text) ? text : undefined;
 }
 
-function addressForm(address: string): AddressForm {
+const addressForm = remembered((address): AddressForm => {
   const shortID = cb58Decode(address);
   if (shortID?.length === 20) return { shortID: hex(shortID) };
   const dash = address.indexOf('-');
@@ -116,7 +125,7 @@ function addressForm(address: string): AddressForm {
   const decoded = bech32Decode(address.slice(dash + 1));
   if (decoded?.payload.length !== 20) return { invalid: true };
   return { alias: address.slice(0, dash), hrp: decoded.hrp, payload: hex(decoded.payload) };
-}
+});
 
 /** The last second Go's time.Time writes in JSON: MarshalJSON refuses a year past 9999 (RFC 3339 has four digits). */
 export const LAST_RFC3339_SECOND = 253_402_300_799n;
@@ -142,7 +151,7 @@ export function apiOwner(world: World, chain: UtxoChain, owner: Owner) {
 
 /** avax.ParseServiceAddress: a raw cb58 short ID, or a bech32 address of this chain and network. 40-hex out. */
 export function parseServiceAddress(world: World, chain: UtxoChain, address: string): string {
-  const form = addressForms.get(address) ?? remember(addressForms, address, addressForm(address));
+  const form = addressForm(address);
   if ('shortID' in form) return form.shortID;
   if ('invalid' in form)
     throw addressError(address, address.includes('-') ? 'invalid address' : 'no separator found in address');
