@@ -52,7 +52,7 @@ describe('eth_getProof storage keys', () => {
   // Same decodeHash: more than 32 bytes is "hex string too long, want at most 32 bytes", an error GetProof returns
   // as is (-32000, the server's code for a plain error). The mock answers the engine's -32602 "invalid string length at
   // line 1 column 174", with the engine's own request echoed in `data`.
-  it.fails('refuses a key of more than 32 bytes with decodeHash\'s message', async () => {
+  it.fails("refuses a key of more than 32 bytes with decodeHash's message", async () => {
     const answer = await proof([`0x${'01'.repeat(33)}`]);
     expect(answer.error).toEqual({ code: -32000, message: 'hex string too long, want at most 32 bytes' });
   });
