@@ -1,6 +1,8 @@
 /**
- * eth_getProof's storage keys as coreth decodes them: any hex string of at most 32 bytes, odd length too, each
- * answered in the form it came in (a 32-byte key as it was, a shorter one as a QUANTITY).
+ * Storage keys as coreth decodes them (graft/coreth/internal/ethapi/api.go decodeHash, v1.14.2): a string, "0x" or
+ * "0X" stripped, an odd length left-padded with "0", at most 32 bytes. eth_getProof answers each key in the form it
+ * came in (a 32-byte key as it was, a shorter one as a QUANTITY); eth_getStorageAt wraps a refusal as "unable to decode
+ * storage key: ...". The mock hands both to its engine, which decodes a key its own way and answers in its own words.
  */
 import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,5 +57,34 @@ describe('eth_getProof storage keys', () => {
   it.fails("refuses a key of more than 32 bytes with decodeHash's message", async () => {
     const answer = await proof([`0x${'01'.repeat(33)}`]);
     expect(answer.error).toEqual({ code: -32000, message: 'hex string too long, want at most 32 bytes' });
+  });
+});
+
+const storageAt = (slot: string) => callRpc(`${node.url}/ext/bc/C/rpc`, 'eth_getStorageAt', [contract, slot, 'latest']);
+const WORD_7 = `0x${'7'.padStart(64, '0')}`;
+
+describe('eth_getStorageAt slots', () => {
+  it('reads slot 0 written short, unprefixed or zero-padded', async () => {
+    for (const slot of ['0x0', '0', '0x00000', SLOT_0]) expect((await storageAt(slot)).result).toBe(WORD_7);
+  });
+
+  // decodeHash strips "0X" as well as "0x". The mock answers -32602 "Storage slot argument must be a valid
+  // hexadecimal, got '0X0' at line 1 column 113", with the engine's request echoed in `data`.
+  it.fails('reads a slot written with an upper-case 0X prefix', async () => {
+    expect((await storageAt('0X0')).result).toBe(WORD_7);
+  });
+
+  // GetStorageAt: fmt.Errorf("unable to decode storage key: %s", err), a plain error (-32000), with decodeHash's
+  // "hex string too long, want at most 32 bytes" and "hex string invalid". The mock answers -32602 with the engine's
+  // "Storage slot argument must have a length of at most 66 ..." / "... must be a valid hexadecimal, got '0xzz' ...".
+  it.fails("refuses a slot of more than 32 bytes, or not hex, in GetStorageAt's words", async () => {
+    expect((await storageAt(`0x${'01'.repeat(33)}`)).error).toEqual({
+      code: -32000,
+      message: 'unable to decode storage key: hex string too long, want at most 32 bytes',
+    });
+    expect((await storageAt('0xzz')).error).toEqual({
+      code: -32000,
+      message: 'unable to decode storage key: hex string invalid',
+    });
   });
 });
