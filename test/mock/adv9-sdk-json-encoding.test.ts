@@ -1,14 +1,18 @@
 /**
- * getUTXOs with `"encoding": "json"` on the X-, P- and C-Chain (avm.getUTXOs, platform.getUTXOs, avax.getUTXOs).
+ * `"encoding": "json"` where the node answers bytes: getUTXOs on the X-, P- and C-Chain (avm.getUTXOs,
+ * platform.getUTXOs, avax.getUTXOs) and the C-Chain's avax.getAtomicTx.
  * formatting.Encoding's UnmarshalJSON (utils/formatting/encoding.go, v1.14.2) decodes "json" (any case) like the hex
  * names, so the call is read and run; it is formatting.Encode that then refuses JSON for bytes ("unsupported encoding in
- * method"), once per UTXO: each chain wraps that error in its own words, and a page with no UTXO never encodes any.
+ * method"), once per UTXO or tx found: each wraps that error in its own words, and a page with no UTXO encodes none.
  * The mock refuses "json" while decoding the arguments, with the router's "couldn't unmarshal an argument" text.
  */
+import { createHash } from 'node:crypto';
 import { Context, utils } from '@avalabs/avalanchejs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { cb58Encode } from '../../generators/formats.ts';
 import { callRpc } from '../support/rpc.ts';
+import { exportEwoqToP } from './c-clients.ts';
 import { ewoq } from './sdk-world.ts';
 
 let node: RunningMockNode;
@@ -55,5 +59,21 @@ describe('getUTXOs with the json encoding', () => {
     });
     expect(answer.error).toBeUndefined();
     expect(answer.result).toMatchObject({ numFetched: '0', utxos: [], encoding: 'json' });
+  });
+});
+
+describe('avax.getAtomicTx with the json encoding', () => {
+  // graft/coreth/plugin/evm/atomic/vm/api.go (v1.14.2) GetAtomicTx: after finding the tx, `reply.Tx, err =
+  // formatting.Encode(args.Encoding, tx.SignedBytes())` ... `return err`: the bare "unsupported encoding in method"
+  // (-32000). A tx it does not know fails first with "could not find tx <ID>", whatever the encoding.
+  it.fails("finds the accepted export, then fails encoding it with formatting's bare refusal", async () => {
+    const signed = await exportEwoqToP(node.url);
+    const txID = cb58Encode(createHash('sha256').update(signed.toBytes()).digest());
+    const getAtomicTx = (encoding: string) => rpc('/ext/bc/C/avax', 'avax.getAtomicTx', { txID, encoding });
+    expect((await getAtomicTx('hex')).result).toMatchObject({ encoding: 'hex' });
+    expect((await getAtomicTx('json')).error).toMatchObject({
+      code: -32000,
+      message: 'unsupported encoding in method',
+    });
   });
 });
