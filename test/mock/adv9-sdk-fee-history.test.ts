@@ -1,0 +1,66 @@
+/**
+ * eth_feeHistory's reward percentiles and last block as coreth reads them (graft/coreth/eth/gasprice/feehistory.go,
+ * v1.14.2): percentiles are float64s, each in [0, 100] and each strictly above the one before, else
+ * errInvalidPercentile ("invalid reward percentile"); a last block past the last accepted one is errRequestBeyondHead.
+ * The mock hands the call to its engine, which reads them its own way.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { callRpc } from '../support/rpc.ts';
+import { cClients } from './c-clients.ts';
+
+let node: RunningMockNode;
+beforeAll(async () => {
+  node = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
+  const { pub, wallet } = cClients(node.url);
+  const hash = await wallet.sendTransaction({ to: '0x00000000000000000000000000000000000fee00', value: 1n });
+  await pub.waitForTransactionReceipt({ hash });
+});
+afterAll(() => node?.close());
+
+const feeHistory = (params: unknown[]) => callRpc(`${node.url}/ext/bc/C/rpc`, 'eth_feeHistory', params);
+
+describe('eth_feeHistory percentiles and range', () => {
+  // FeeHistory(ctx, blockCount, lastBlock, rewardPercentiles []float64): a fractional percentile is an ordinary
+  // float64, and processPercentiles answers one reward per percentile. The mock answers -32602 "invalid type: null,
+  // expected f64 at line 1 column 80": the engine was handed a null where 10.5 was sent.
+  it.fails("viem's getFeeHistory takes fractional percentiles (10.5, 90)", async () => {
+    const { pub } = cClients(node.url);
+    const history = await pub.getFeeHistory({ blockCount: 2, blockTag: 'latest', rewardPercentiles: [10.5, 90] });
+    expect(history.reward).toHaveLength(2);
+    expect(history.reward!.every((rewards) => rewards.length === 2)).toBe(true);
+  });
+
+  // feehistory.go: `if i > 0 && p <= rewardPercentiles[i-1]` refuses a repeated percentile with
+  // fmt.Errorf("%w: #%d:%f >= #%d:%f", errInvalidPercentile, i-1, rewardPercentiles[i-1], i, p), -32000. The mock's
+  // engine allows non-decreasing percentiles and answers a history for [50, 50].
+  it.fails('refuses a repeated percentile, as it refuses a decreasing one', async () => {
+    expect((await feeHistory(['0x2', 'latest', [50, 50]])).error).toEqual({
+      code: -32000,
+      message: 'invalid reward percentile: #0:50.000000 >= #1:50.000000',
+    });
+  });
+
+  // Same checks, coreth's words: "invalid reward percentile: #0:75.000000 >= #1:25.000000" and, for p > 100,
+  // fmt.Errorf("%w: %f", errInvalidPercentile, p). The mock answers the engine's "The reward percentiles should be in
+  // non-decreasing order, but the percentile number 1 is greater than the next one" and "The reward percentile number
+  // 1 is invalid. It must be a float between 0 and 100, but is 101 instead."
+  it.fails("refuses a decreasing or out-of-range percentile in coreth's words", async () => {
+    expect((await feeHistory(['0x2', 'latest', [75, 25]])).error?.message).toBe(
+      'invalid reward percentile: #0:75.000000 >= #1:25.000000',
+    );
+    expect((await feeHistory(['0x2', 'latest', [101]])).error?.message).toBe('invalid reward percentile: 101.000000');
+  });
+
+  // resolveBlockRange: `else if lastBlock > lastAcceptedBlock` returns fmt.Errorf("%w: requested %d, head %d",
+  // errRequestBeyondHead, lastBlock, lastAcceptedBlock). The mock answers the engine's "Received invalid block tag 9.
+  // Latest block number is 1".
+  it.fails('refuses a last block past the head with errRequestBeyondHead', async () => {
+    const { pub } = cClients(node.url);
+    const head = await pub.getBlockNumber();
+    expect((await feeHistory(['0x2', '0x9', [50]])).error).toEqual({
+      code: -32000,
+      message: `request beyond head block: requested 9, head ${head}`,
+    });
+  });
+});
