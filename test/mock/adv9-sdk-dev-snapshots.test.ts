@@ -39,7 +39,8 @@ describe.each<'anvil' | 'hardhat'>(['anvil', 'hardhat'])('snapshots in %s mode',
   // - anvil: foundry crates/anvil/src/eth/backend/mem/mod.rs revert_state_snapshot ends with
   //   `self.db.write().await.revert_state(id, RevertStateSnapshotAction::RevertRemove)`, so evm_revert to the same
   //   id again finds nothing and answers false.
-  // - Hardhat: evm_revert "deletes the given snapshot, as well as any snapshots taken after"; hardhat-network-helpers
+  // - Hardhat: EDR crates/edr_provider/src/data.rs revert_to_snapshot takes `self.snapshots.split_off(&snapshot_id)`
+  //   and removes the id from what it split off ("they can only be used once"); hardhat-network-helpers
   //   src/helpers/takeSnapshot.ts restore() calls evm_revert then "re-take[s] the snapshot so that `restore` can be
   //   called again", and throws InvalidSnapshotError when evm_revert answers false.
   // The mock keeps the snapshot (mock/engine/dev.ts revert: "this one stays, so reverting to it again does the
