@@ -63,4 +63,13 @@ describe('eth_feeHistory percentiles and range', () => {
       message: `request beyond head block: requested 9, head ${head}`,
     });
   });
+
+  // graft/evm/rpc/types.go (v1.14.2) BlockNumber.UnmarshalJSON reads "accepted" as FinalizedBlockNumber, and
+  // resolveBlockRange's `if lastBlock.IsAccepted() { lastBlock = lastAcceptedBlock }` ends the range at the last
+  // accepted block, as for "latest" here (every block the mock builds is accepted). The mock answers -32004 "Method
+  // eth_feeHistory is not supported": its engine does not know the tag.
+  it.fails('reads the "accepted" tag as the last accepted block', async () => {
+    const latest = await feeHistory(['0x2', 'latest', [50]]);
+    expect(await feeHistory(['0x2', 'accepted', [50]])).toEqual(latest);
+  });
 });
