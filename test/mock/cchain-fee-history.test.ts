@@ -24,7 +24,7 @@ describe('eth_feeHistory percentiles and range', () => {
   // FeeHistory(ctx, blockCount, lastBlock, rewardPercentiles []float64): a fractional percentile is an ordinary
   // float64, and processPercentiles answers one reward per percentile. The mock answers -32602 "invalid type: null,
   // expected f64 at line 1 column 80": the engine was handed a null where 10.5 was sent.
-  it.fails("viem's getFeeHistory takes fractional percentiles (10.5, 90)", async () => {
+  it("viem's getFeeHistory takes fractional percentiles (10.5, 90)", async () => {
     const { pub } = cClients(node.url);
     const history = await pub.getFeeHistory({ blockCount: 2, blockTag: 'latest', rewardPercentiles: [10.5, 90] });
     expect(history.reward).toHaveLength(2);
@@ -34,7 +34,7 @@ describe('eth_feeHistory percentiles and range', () => {
   // feehistory.go: `if i > 0 && p <= rewardPercentiles[i-1]` refuses a repeated percentile with
   // fmt.Errorf("%w: #%d:%f >= #%d:%f", errInvalidPercentile, i-1, rewardPercentiles[i-1], i, p), -32000. The mock's
   // engine allows non-decreasing percentiles and answers a history for [50, 50].
-  it.fails('refuses a repeated percentile, as it refuses a decreasing one', async () => {
+  it('refuses a repeated percentile, as it refuses a decreasing one', async () => {
     expect((await feeHistory(['0x2', 'latest', [50, 50]])).error).toEqual({
       code: -32000,
       message: 'invalid reward percentile: #0:50.000000 >= #1:50.000000',
@@ -45,7 +45,7 @@ describe('eth_feeHistory percentiles and range', () => {
   // fmt.Errorf("%w: %f", errInvalidPercentile, p). The mock answers the engine's "The reward percentiles should be in
   // non-decreasing order, but the percentile number 1 is greater than the next one" and "The reward percentile number
   // 1 is invalid. It must be a float between 0 and 100, but is 101 instead."
-  it.fails("refuses a decreasing or out-of-range percentile in coreth's words", async () => {
+  it("refuses a decreasing or out-of-range percentile in coreth's words", async () => {
     expect((await feeHistory(['0x2', 'latest', [75, 25]])).error?.message).toBe(
       'invalid reward percentile: #0:75.000000 >= #1:25.000000',
     );
@@ -55,7 +55,7 @@ describe('eth_feeHistory percentiles and range', () => {
   // resolveBlockRange: `else if lastBlock > lastAcceptedBlock` returns fmt.Errorf("%w: requested %d, head %d",
   // errRequestBeyondHead, lastBlock, lastAcceptedBlock). The mock answers the engine's "Received invalid block tag 9.
   // Latest block number is 1".
-  it.fails('refuses a last block past the head with errRequestBeyondHead', async () => {
+  it('refuses a last block past the head with errRequestBeyondHead', async () => {
     const { pub } = cClients(node.url);
     const head = await pub.getBlockNumber();
     expect((await feeHistory(['0x2', '0x9', [50]])).error).toEqual({
@@ -68,7 +68,7 @@ describe('eth_feeHistory percentiles and range', () => {
   // resolveBlockRange's `if lastBlock.IsAccepted() { lastBlock = lastAcceptedBlock }` ends the range at the last
   // accepted block, as for "latest" here (every block the mock builds is accepted). The mock answers -32004 "Method
   // eth_feeHistory is not supported": its engine does not know the tag.
-  it.fails('reads the "accepted" tag as the last accepted block', async () => {
+  it('reads the "accepted" tag as the last accepted block', async () => {
     const latest = await feeHistory(['0x2', 'latest', [50]]);
     expect(await feeHistory(['0x2', 'accepted', [50]])).toEqual(latest);
   });
