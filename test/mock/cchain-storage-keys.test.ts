@@ -41,7 +41,7 @@ describe('eth_getProof storage keys', () => {
   // decodeHash, which strips 0x, left-pads an odd length with "0" and takes up to 32 bytes; the answer's key is
   // hexutil.EncodeBig(key) when the input was not 32 bytes ("0x0", "0x1"). The mock hands the keys to its engine,
   // which decodes them as 32-byte B256: -32602 "odd number of digits" for "0x0", "invalid string length" for "0x01".
-  it.fails('takes a short storage key ("0x0", "0x01") and answers it as a QUANTITY with the same proof', async () => {
+  it('takes a short storage key ("0x0", "0x01") and answers it as a QUANTITY with the same proof', async () => {
     const full = (await proof([SLOT_0])).result as AccountResult;
     const short = await proof(['0x0', '0x01']);
     expect(short.error).toBeUndefined();
@@ -54,7 +54,7 @@ describe('eth_getProof storage keys', () => {
   // Same decodeHash: more than 32 bytes is "hex string too long, want at most 32 bytes", an error GetProof returns
   // as is (-32000, the server's code for a plain error). The mock answers the engine's -32602 "invalid string length at
   // line 1 column 174", with the engine's own request echoed in `data`.
-  it.fails("refuses a key of more than 32 bytes with decodeHash's message", async () => {
+  it("refuses a key of more than 32 bytes with decodeHash's message", async () => {
     const answer = await proof([`0x${'01'.repeat(33)}`]);
     expect(answer.error).toEqual({ code: -32000, message: 'hex string too long, want at most 32 bytes' });
   });
@@ -70,14 +70,14 @@ describe('eth_getStorageAt slots', () => {
 
   // decodeHash strips "0X" as well as "0x". The mock answers -32602 "Storage slot argument must be a valid
   // hexadecimal, got '0X0' at line 1 column 113", with the engine's request echoed in `data`.
-  it.fails('reads a slot written with an upper-case 0X prefix', async () => {
+  it('reads a slot written with an upper-case 0X prefix', async () => {
     expect((await storageAt('0X0')).result).toBe(WORD_7);
   });
 
   // GetStorageAt: fmt.Errorf("unable to decode storage key: %s", err), a plain error (-32000), with decodeHash's
   // "hex string too long, want at most 32 bytes" and "hex string invalid". The mock answers -32602 with the engine's
   // "Storage slot argument must have a length of at most 66 ..." / "... must be a valid hexadecimal, got '0xzz' ...".
-  it.fails("refuses a slot of more than 32 bytes, or not hex, in GetStorageAt's words", async () => {
+  it("refuses a slot of more than 32 bytes, or not hex, in GetStorageAt's words", async () => {
     expect((await storageAt(`0x${'01'.repeat(33)}`)).error).toEqual({
       code: -32000,
       message: 'unable to decode storage key: hex string too long, want at most 32 bytes',
