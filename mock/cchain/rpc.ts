@@ -21,7 +21,7 @@ import { transactionHash } from './nonce-queue.ts';
 import { filterMethods } from './filters.ts';
 import { corethRefusal, gethAnswer } from './geth-errors.ts';
 import { corethReceipt } from './receipts.ts';
-import { transactionSender, unprotectedRefusal } from './raw-transaction.ts';
+import { rawTransactionRefusal, transactionSender } from './raw-transaction.ts';
 import { ethChecksum } from '../engine/dev.ts';
 import { stringifyJson } from '../../generators/common/json.ts';
 import { documented, refusedParams, unservedMethods } from './params.ts';
@@ -164,8 +164,8 @@ async function answerOne(chain: CChain, own: OwnMethods, id: string, method: str
   const refused = (await refusedParams(method, params, chain.release)) ?? refusedTransactionArgs(method, params);
   if (refused !== undefined) return errorJson(id, -32602, refused);
   const [signed] = Array.isArray(params) ? params : [];
-  const unprotected = method === 'eth_sendRawTransaction' && typeof signed === 'string' && unprotectedRefusal(signed);
-  if (unprotected) return errorJson(id, -32000, unprotected);
+  const undecoded = method === 'eth_sendRawTransaction' && typeof signed === 'string' && rawTransactionRefusal(signed);
+  if (undecoded) return errorJson(id, -32000, undecoded);
   if (method === 'eth_sendTransaction' && !chain.impersonated.has(senderOf(params)))
     return errorJson(id, -32000, 'unknown account');
   const called = withCallData(method, params);

@@ -24,7 +24,7 @@ describe('eth_sendRawTransaction of malformed bytes', () => {
 
   // decodeTyped: `if len(b) <= 1 { return nil, errShortTypedTx }` for no bytes and for a lone type byte. The mock
   // answers -32602 "input too short" (with "data": null), the Rust RLP decoder's words.
-  it.fails('refuses no bytes, and a lone type byte, as a typed tx too short (-32000)', async () => {
+  it('refuses no bytes, and a lone type byte, as a typed tx too short (-32000)', async () => {
     for (const raw of ['0x', '0x02'])
       expect((await sendRaw(raw)).error).toMatchObject({ code: -32000, message: 'typed transaction too short' });
   });
@@ -32,7 +32,7 @@ describe('eth_sendRawTransaction of malformed bytes', () => {
   // rlp.DecodeBytes of an empty list into the tx struct: rlp's "too few elements for types.LegacyTx" /
   // "types.DynamicFeeTx" (rlp/decode.go wraps errors with the Go type decoded). The mock answers -32602 "input too
   // short".
-  it.fails('refuses an empty RLP list with rlp\'s "too few elements" for the tx type', async () => {
+  it('refuses an empty RLP list with rlp\'s "too few elements" for the tx type', async () => {
     expect((await sendRaw('0xc0')).error).toMatchObject({
       code: -32000,
       message: 'rlp: too few elements for types.LegacyTx',
