@@ -43,9 +43,9 @@ describe.each<'anvil' | 'hardhat'>(['anvil', 'hardhat'])('snapshots in %s mode',
   //   and removes the id from what it split off ("they can only be used once"); hardhat-network-helpers
   //   src/helpers/takeSnapshot.ts restore() calls evm_revert then "re-take[s] the snapshot so that `restore` can be
   //   called again", and throws InvalidSnapshotError when evm_revert answers false.
-  // The mock keeps the snapshot (mock/engine/dev.ts revert: "this one stays, so reverting to it again does the
-  // same") and answers true, undoing the state a second time.
-  it.fails('a snapshot serves one revert: reverting to it again answers false and leaves the state alone', async () => {
+  // The mock's evm_revert and anvil_revert use the snapshot up (mock/cchain/dev-rpc-handlers.ts); its own dev.revert on
+  // /ext/dev keeps it.
+  it('a snapshot serves one revert: reverting to it again answers false and leaves the state alone', async () => {
     const before = await eth().getBalance({ address: TO });
     const id = await test().snapshot();
     await transfer(5n);
