@@ -39,7 +39,7 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
     if (n < 1n || n > MAX_SNAPSHOT) return false;
     try {
       // Used up, as anvil's revert_state_snapshot (RevertRemove) and EDR's revert_to_snapshot do.
-      dev.revert({ snapshotID: String(n) }, true);
+      dev.revertOnce({ snapshotID: String(n) });
       return true;
     } catch {
       // An unknown snapshot: anvil and Hardhat answer false.

@@ -67,19 +67,22 @@ export class DevControls extends StateEdits {
     return { snapshotID: id };
   }
 
-  /**
-   * Back to a snapshot: later snapshots are discarded; this one stays, so reverting to it again does the same, unless
-   * `usedUp` (anvil's and Hardhat's evm_revert, which a snapshot serves once).
-   */
-  revert(p: Params, usedUp = false): Record<string, never> {
+  /** Back to a snapshot: later snapshots are discarded; this one stays, so reverting to it again does the same. */
+  revert(p: Params): Record<string, never> {
     const id = String(uint(p.snapshotID, 'snapshotID'));
     const saved = this.snapshots.get(id);
     if (saved === undefined) throw new Error(`unknown snapshot: ${id}`);
     this.world.revert(saved.mark);
     this.engine.restorePools(saved.pools);
     this.cchain?.revert(id);
-    for (const other of this.snapshots.keys())
-      if (Number(other) > Number(id) || (usedUp && other === id)) this.snapshots.delete(other);
+    for (const other of this.snapshots.keys()) if (Number(other) > Number(id)) this.snapshots.delete(other);
+    return {};
+  }
+
+  /** anvil's and Hardhat's evm_revert: a revert, after which the snapshot is gone (it serves them one revert). */
+  revertOnce(p: Params): Record<string, never> {
+    this.revert(p);
+    this.snapshots.delete(String(uint(p.snapshotID, 'snapshotID')));
     return {};
   }
 
