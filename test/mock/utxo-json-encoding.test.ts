@@ -36,14 +36,14 @@ describe('getUTXOs with the json encoding', () => {
 
   // vms/avm/service.go (v1.14.2) GetUTXOs: `reply.UTXOs[i], err = formatting.Encode(args.Encoding, b)`, failing with
   // fmt.Errorf("couldn't encode UTXO %s as string: %w", utxo.InputID(), err).
-  it.fails("avm.getUTXOs fails on the first UTXO with avm's wrapping of formatting's refusal", async () => {
+  it("avm.getUTXOs fails on the first UTXO with avm's wrapping of formatting's refusal", async () => {
     const answer = await rpc('/ext/bc/X', 'avm.getUTXOs', { addresses: [ewoqOn('X')], encoding: 'json' });
     expect(answer.error?.message).toMatch(/^couldn't encode UTXO \w+ as string: unsupported encoding in method$/);
   });
 
   // vms/platformvm/service.go (v1.14.2) GetUTXOs: fmt.Errorf("couldn't encode UTXO %s as %s: %w", utxo.InputID(),
   // args.Encoding, err), Encoding's String() being "json".
-  it.fails("platform.getUTXOs fails on the first UTXO with the P-Chain's wrapping", async () => {
+  it("platform.getUTXOs fails on the first UTXO with the P-Chain's wrapping", async () => {
     const answer = await rpc('/ext/bc/P', 'platform.getUTXOs', { addresses: [ewoqOn('P')], encoding: 'JSON' });
     expect(answer.error?.message).toMatch(/^couldn't encode UTXO \w+ as json: unsupported encoding in method$/);
   });
@@ -51,7 +51,7 @@ describe('getUTXOs with the json encoding', () => {
   // graft/coreth/plugin/evm/atomic/vm/api.go (v1.14.2) GetUTXOs encodes inside its loop over the UTXOs found, so an
   // address with none in shared memory gets an ordinary page, `"encoding": "json"` echoed (reply.Encoding =
   // args.Encoding).
-  it.fails('avax.getUTXOs answers an empty page, echoing the json encoding, when no UTXO is there', async () => {
+  it('avax.getUTXOs answers an empty page, echoing the json encoding, when no UTXO is there', async () => {
     const answer = await rpc('/ext/bc/C/avax', 'avax.getUTXOs', {
       addresses: [ewoqOn('C')],
       sourceChain: 'X',
@@ -66,7 +66,7 @@ describe('avax.getAtomicTx with the json encoding', () => {
   // graft/coreth/plugin/evm/atomic/vm/api.go (v1.14.2) GetAtomicTx: after finding the tx, `reply.Tx, err =
   // formatting.Encode(args.Encoding, tx.SignedBytes())` ... `return err`: the bare "unsupported encoding in method"
   // (-32000). A tx it does not know fails first with "could not find tx <ID>", whatever the encoding.
-  it.fails("finds the accepted export, then fails encoding it with formatting's bare refusal", async () => {
+  it("finds the accepted export, then fails encoding it with formatting's bare refusal", async () => {
     const signed = await exportEwoqToP(node.url);
     const txID = cb58Encode(createHash('sha256').update(signed.toBytes()).digest());
     const getAtomicTx = (encoding: string) => rpc('/ext/bc/C/avax', 'avax.getAtomicTx', { txID, encoding });

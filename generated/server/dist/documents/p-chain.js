@@ -4272,8 +4272,10 @@ export const pChainDocument = {
       "UTXOEncoding": {
         "name": "encoding",
         "required": false,
-        "description": "Encoding of the returned UTXOs.",
-        "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
+        "description": "Encoding of the returned UTXOs: `hex` (the default), `hexc` or `hexnc`. `json` decodes, but " +
+          "a UTXO has no JSON form: the call fails on the first UTXO of the page (a page with none is answered, " +
+          "`json` echoed).",
+        "schema": { "$ref": "#/components/schemas/EncodingParam" },
       },
       "UTXOLimit": {
         "name": "limit",

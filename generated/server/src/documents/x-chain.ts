@@ -1122,6 +1122,11 @@ export const xChainDocument: OpenrpcDocument = {
           "code": -32000,
           "message": "couldn't parse start index utxo: base58 decoding error: zero length string",
         },
+        {
+          "code": -32000,
+          "message": "couldn't encode UTXO 17VYpBDztAd8xrc6EnyTpXkQFNuZmNYWq483DKbJAre3SdZAV as string: unsupported " +
+            "encoding in method",
+        },
       ],
       "examples": [
         {
@@ -1835,8 +1840,10 @@ export const xChainDocument: OpenrpcDocument = {
       "UTXOEncoding": {
         "name": "encoding",
         "required": false,
-        "description": "Encoding of the returned UTXOs.",
-        "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
+        "description": "Encoding of the returned UTXOs: `hex` (the default), `hexc` or `hexnc`. `json` decodes, but " +
+          "a UTXO has no JSON form: the call fails on the first UTXO of the page (a page with none is answered, " +
+          "`json` echoed).",
+        "schema": { "$ref": "#/components/schemas/EncodingParam" },
       },
       "UTXOLimit": {
         "name": "limit",
