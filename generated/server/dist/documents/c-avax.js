@@ -529,8 +529,18 @@ export const cAvaxDocument = {
         },
         "else": {
           "type": "object",
-          "properties": {
-            "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } },
+          "if": { "type": "object", "properties": { "encoding": { "const": "json" } } },
+          "then": {
+            "type": "object",
+            "description": "A UTXO has no JSON form: the node fails the call on the first UTXO, so a `json` page " +
+              "holds none.",
+            "properties": { "utxos": { "type": "array", "maxItems": 0 } },
+          },
+          "else": {
+            "type": "object",
+            "properties": {
+              "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } },
+            },
           },
         },
       },
