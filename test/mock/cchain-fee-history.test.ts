@@ -72,4 +72,10 @@ describe('eth_feeHistory percentiles and range', () => {
     const latest = await feeHistory(['0x2', 'latest', [50]]);
     expect(await feeHistory(['0x2', 'accepted', [50]])).toEqual(latest);
   });
+
+  // resolveBlockRange: one block ending at pending is none (`blocks--`, then `if blocks == 0 { return 0, 0, nil }`), and
+  // FeeHistory answers "no data and no error": oldestBlock 0, gasUsedRatio nil (null), no reward, no baseFeePerGas.
+  it('answers no data for one block ending at "pending"', async () => {
+    expect((await feeHistory(['0x1', 'pending', [50]])).result).toEqual({ oldestBlock: '0x0', gasUsedRatio: null });
+  });
 });

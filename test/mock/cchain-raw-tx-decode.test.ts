@@ -43,3 +43,25 @@ describe('eth_sendRawTransaction of malformed bytes', () => {
     });
   });
 });
+
+/** A legacy tx's nine fields, each canonical (nonce 0, gas price 1, gas 1, no `to`, value 0, no data, v 27, r 1, s 1). */
+const NINE_FIELDS = '8001018080801b0101';
+
+describe('eth_sendRawTransaction of a malformed list', () => {
+  // rlp/decode.go decodeStruct: Stream.List's ErrExpectedList, then ListEnd's errNotAtEOL, both wrapped with the type;
+  // DecodeBytes: ErrMoreThanOneValue after a whole value.
+  it("refuses a string, a list too long and bytes after the list in rlp's words", async () => {
+    expect((await sendRaw('0x8180')).error).toMatchObject({
+      code: -32000,
+      message: 'rlp: expected input list for types.LegacyTx',
+    });
+    expect((await sendRaw(`0xca${NINE_FIELDS}80`)).error).toMatchObject({
+      code: -32000,
+      message: 'rlp: input list has too many elements for types.LegacyTx',
+    });
+    expect((await sendRaw(`0xc9${NINE_FIELDS}00`)).error).toMatchObject({
+      code: -32000,
+      message: 'rlp: input contains more than one value',
+    });
+  });
+});
