@@ -40,11 +40,11 @@ function blockRange(last: unknown, requested: bigint, head: bigint): { last: big
   let blocks = requested;
   if (last === 'pending') blocks--;
   if (blocks === 0n) return { last: 0n, blocks };
-  let lastBlock: bigint;
-  if (typeof last === 'string' && /^0x/i.test(last)) lastBlock = BigInt(`0x${last.slice(2)}`);
-  else lastBlock = last === 'earliest' ? 0n : head;
+  // `earliest` is block 0 (rpc.EarliestBlockNumber), checked as a number is.
+  const number = typeof last === 'string' && /^0x/i.test(last) ? BigInt(`0x${last.slice(2)}`) : undefined;
+  const lastBlock = number ?? (last === 'earliest' ? 0n : head);
   const maxDepth = MAX_BLOCK_HISTORY - 1n;
-  if (typeof last === 'string' && /^0x/i.test(last)) {
+  if (number !== undefined || last === 'earliest') {
     if (head > maxDepth && head - maxDepth > lastBlock)
       throw new EvmError(-32000, `request beyond historical limit: requested ${lastBlock}, head ${head}`);
     if (lastBlock > head) throw new EvmError(-32000, `request beyond head block: requested ${lastBlock}, head ${head}`);
