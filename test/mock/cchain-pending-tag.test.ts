@@ -27,8 +27,8 @@ const rpc = (method: string, params: unknown[]) => callRpc(`${node.url}/ext/bc/C
 describe('the pending tag on block reads', () => {
   // graft/coreth/eth/api_backend.go BlockByNumber (v1.14.2): `if number.IsAccepted()` (pending is one) it answers the
   // current/last accepted block; internal/ethapi/api.go GetBlockByNumber marshals it whole ("coreth has no notion of a
-  // pending block": the geth code nulling hash/nonce/miner is commented out). The mock hands `pending` to its engine,
-  // whose pending block has a null number, and answers -32000 "Cannot convert null to a BigInt".
+  // pending block": the geth code nulling hash/nonce/miner is commented out). The engine alone, handed `pending`,
+  // reads its pending block, whose number is null, and answers -32000 "Cannot convert null to a BigInt".
   it("viem's getBlock({ blockTag: 'pending' }) reads the last accepted block, hash and all", async () => {
     const { pub } = cClients(node.url);
     const latest = await pub.getBlock({ blockTag: 'latest' });
@@ -47,7 +47,7 @@ describe('the pending tag on block reads', () => {
   });
 
   // internal/ethapi/api.go GetBlockTransactionCountByNumber and GetTransactionByBlockNumberAndIndex both read
-  // s.b.BlockByNumber: the last accepted block, holding the set() call. The mock counts 0 and finds nothing.
+  // s.b.BlockByNumber: the last accepted block, holding the set() call. The engine alone counts 0 and finds nothing.
   it('counts and indexes the last accepted block\'s transactions for "pending"', async () => {
     expect((await rpc('eth_getBlockTransactionCountByNumber', ['pending'])).result).toBe('0x1');
     const tx = (await rpc('eth_getTransactionByBlockNumberAndIndex', ['pending', '0x0'])).result as { hash: string };
@@ -56,7 +56,7 @@ describe('the pending tag on block reads', () => {
 
   // graft/coreth/eth/gasprice/feehistory.go resolveBlockRange (v1.14.2): "Pending block not supported by backend,
   // process until latest block": lastBlock = latest, blocks--. So 3 blocks ending at pending are the 2 blocks ending
-  // at latest, and baseFee holds one entry per block (make([]*big.Int, blocks)). The mock answers 3 blocks, the third
+  // at latest, and baseFee holds one entry per block (make([]*big.Int, blocks)). The engine alone answers 3 blocks, the third
   // being the engine's empty pending block (gasUsedRatio 0, reward 0).
   it("viem's getFeeHistory({ blockTag: 'pending' }) answers the blocks up to the last accepted, one fewer", async () => {
     const { pub } = cClients(node.url);

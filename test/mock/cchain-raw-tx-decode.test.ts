@@ -30,7 +30,7 @@ describe('eth_sendRawTransaction of malformed bytes', () => {
   });
 
   // rlp.DecodeBytes of an empty list into the tx struct: rlp's "too few elements for types.LegacyTx" /
-  // "types.DynamicFeeTx" (rlp/decode.go wraps errors with the Go type decoded). The mock answers -32602 "input too
+  // "types.DynamicFeeTx" (rlp/decode.go wraps errors with the Go type decoded). The engine alone answers -32602 "input too
   // short".
   it('refuses an empty RLP list with rlp\'s "too few elements" for the tx type', async () => {
     expect((await sendRaw('0xc0')).error).toMatchObject({

@@ -2,7 +2,7 @@
  * Storage keys as coreth decodes them (graft/coreth/internal/ethapi/api.go decodeHash, v1.14.2): a string, "0x" or
  * "0X" stripped, an odd length left-padded with "0", at most 32 bytes. eth_getProof answers each key in the form it
  * came in (a 32-byte key as it was, a shorter one as a QUANTITY); eth_getStorageAt wraps a refusal as "unable to decode
- * storage key: ...". The mock hands both to its engine, which decodes a key its own way and answers in its own words.
+ * storage key: ...". The engine alone decodes a key its own way and answers in its own words.
  */
 import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,8 +39,8 @@ describe('eth_getProof storage keys', () => {
 
   // graft/coreth/internal/ethapi/api.go (v1.14.2) GetProof takes `storageKeys []string` and decodes each with
   // decodeHash, which strips 0x, left-pads an odd length with "0" and takes up to 32 bytes; the answer's key is
-  // hexutil.EncodeBig(key) when the input was not 32 bytes ("0x0", "0x1"). The mock hands the keys to its engine,
-  // which decodes them as 32-byte B256: -32602 "odd number of digits" for "0x0", "invalid string length" for "0x01".
+  // hexutil.EncodeBig(key) when the input was not 32 bytes ("0x0", "0x1"). The engine alone
+  // decodes them as 32-byte B256: -32602 "odd number of digits" for "0x0", "invalid string length" for "0x01".
   it('takes a short storage key ("0x0", "0x01") and answers it as a QUANTITY with the same proof', async () => {
     const full = (await proof([SLOT_0])).result as AccountResult;
     const short = await proof(['0x0', '0x01']);
@@ -52,7 +52,7 @@ describe('eth_getProof storage keys', () => {
   });
 
   // Same decodeHash: more than 32 bytes is "hex string too long, want at most 32 bytes", an error GetProof returns
-  // as is (-32000, the server's code for a plain error). The mock answers the engine's -32602 "invalid string length at
+  // as is (-32000, the server's code for a plain error). The engine alone answers its -32602 "invalid string length at
   // line 1 column 174", with the engine's own request echoed in `data`.
   it("refuses a key of more than 32 bytes with decodeHash's message", async () => {
     const answer = await proof([`0x${'01'.repeat(33)}`]);
@@ -68,14 +68,14 @@ describe('eth_getStorageAt slots', () => {
     for (const slot of ['0x0', '0', '0x00000', SLOT_0]) expect((await storageAt(slot)).result).toBe(WORD_7);
   });
 
-  // decodeHash strips "0X" as well as "0x". The mock answers -32602 "Storage slot argument must be a valid
+  // decodeHash strips "0X" as well as "0x". The engine alone answers -32602 "Storage slot argument must be a valid
   // hexadecimal, got '0X0' at line 1 column 113", with the engine's request echoed in `data`.
   it('reads a slot written with an upper-case 0X prefix', async () => {
     expect((await storageAt('0X0')).result).toBe(WORD_7);
   });
 
   // GetStorageAt: fmt.Errorf("unable to decode storage key: %s", err), a plain error (-32000), with decodeHash's
-  // "hex string too long, want at most 32 bytes" and "hex string invalid". The mock answers -32602 with the engine's
+  // "hex string too long, want at most 32 bytes" and "hex string invalid". The engine alone answers -32602 with the engine's
   // "Storage slot argument must have a length of at most 66 ..." / "... must be a valid hexadecimal, got '0xzz' ...".
   it("refuses a slot of more than 32 bytes, or not hex, in GetStorageAt's words", async () => {
     expect((await storageAt(`0x${'01'.repeat(33)}`)).error).toEqual({

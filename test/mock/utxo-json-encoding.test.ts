@@ -4,7 +4,7 @@
  * formatting.Encoding's UnmarshalJSON (utils/formatting/encoding.go, v1.14.2) decodes "json" (any case) like the hex
  * names, so the call is read and run; it is formatting.Encode that then refuses JSON for bytes ("unsupported encoding in
  * method"), once per UTXO or tx found: each wraps that error in its own words, and a page with no UTXO encodes none.
- * The mock refuses "json" while decoding the arguments, with the router's "couldn't unmarshal an argument" text.
+ * (The spec once refused "json" while decoding the arguments, with the router's "couldn't unmarshal an argument" text.)
  */
 import { createHash } from 'node:crypto';
 import { Context, utils } from '@avalabs/avalanchejs';
