@@ -75,6 +75,18 @@ export function engineHash(chain: CChain, hash: string): string {
   return `0x${Buffer.from(keccak_256(Buffer.from(key.slice(2), 'hex'))).toString('hex')}`;
 }
 
+/**
+ * rpc.BlockNumber as coreth's BlockByNumber and HeaderByNumber read it (eth/api_backend.go), for the engine: a number
+ * as it is (`0X` read as Go reads it), `earliest` the genesis, and every other tag (latest, pending, accepted, safe,
+ * finalized: `IsAccepted`) the last accepted block, since coreth has no pending block. The params check
+ * (./params.ts) has refused anything else.
+ */
+export function engineBlockNumber(at: unknown): unknown {
+  if (typeof at !== 'string') return at;
+  if (/^0x/i.test(at)) return `0x${at.slice(2)}`;
+  return at === 'earliest' ? '0x0' : 'latest';
+}
+
 const isHash = (value: unknown): value is string => typeof value === 'string' && /^0x[0-9a-fA-F]{64}$/.test(value);
 
 /** The params' argument at which each method takes a block hash, alone or in a filter. */
@@ -87,6 +99,12 @@ const HASH_ARGUMENT: Record<string, number> = {
   eth_getUncleByBlockHashAndIndex: 0,
   eth_getLogs: 0,
   eth_newFilter: 0,
+};
+
+/** The argument at which each method the engine answers takes an rpc.BlockNumber. */
+const BLOCK_NUMBER_ARGUMENT: Record<string, number> = {
+  eth_getBlockTransactionCountByNumber: 0,
+  eth_getTransactionByBlockNumberAndIndex: 0,
 };
 
 /**
@@ -104,11 +122,18 @@ export const BLOCK_NUMBER_OR_HASH: Record<string, number> = {
 };
 
 /**
- * `method`'s params with the block hash they name as the engine knows the block: a hash string, or an object's
- * `blockHash` (its key matched as Go's decoder matches it); anything else untouched. A BlockNumberOrHash given as a
- * bare hash, which coreth reads as the block's hash, goes to the engine as `{ blockHash }`, the one form it takes.
+ * `method`'s params with the block they name as the engine knows it: a block number as engineBlockNumber reads it;
+ * a hash string, or an object's `blockHash` (its key matched as Go's decoder matches it); anything else untouched. A
+ * BlockNumberOrHash given as a bare hash, which coreth reads as the block's hash, goes to the engine as
+ * `{ blockHash }`, the one form it takes.
  */
 export function engineParams(chain: CChain, method: string, params: unknown): unknown {
+  const byNumber = BLOCK_NUMBER_ARGUMENT[method];
+  if (byNumber !== undefined && Array.isArray(params) && params.length > byNumber) {
+    const copy = [...params];
+    copy[byNumber] = engineBlockNumber(params[byNumber]);
+    return copy;
+  }
   const orNumber = BLOCK_NUMBER_OR_HASH[method];
   const at = orNumber ?? HASH_ARGUMENT[method];
   if (at === undefined || !Array.isArray(params) || params.length <= at) return params;

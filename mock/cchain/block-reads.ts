@@ -3,7 +3,7 @@
  * receipts, from the engine's blocks with what coreth adds (./coreth-block.ts) and coreth's hashes
  * (./block-hashes.ts).
  */
-import { corethHashes, engineHash } from './block-hashes.ts';
+import { corethHashes, engineBlockNumber, engineHash } from './block-hashes.ts';
 import type { RpcBlock } from './blocks.ts';
 import { BODY_FIELDS, corethBlock, corethBlockBytes, corethHeaderJson } from './coreth-block.ts';
 import type { CChain } from './evm.ts';
@@ -43,7 +43,8 @@ export function readBlock(chain: CChain, method: string, params: unknown): Promi
   const headerOnly = method.startsWith('eth_getHeader');
   const engineMethod = method.replace('eth_getHeader', 'eth_getBlock');
   return chain.run(async (provider) => {
-    const lookup = typeof at === 'string' && engineMethod === 'eth_getBlockByHash' ? engineHash(chain, at) : at;
+    const byHash = engineMethod === 'eth_getBlockByHash';
+    const lookup = byHash ? (typeof at === 'string' ? engineHash(chain, at) : at) : engineBlockNumber(at);
     const block = await ownBlock<RpcBlock>(chain, provider, engineMethod, lookup, true);
     if (!block) return null;
     const extra = chain.corethExtra(Number(block.number));
@@ -82,8 +83,7 @@ export function engineLookup(chain: CChain, at: unknown): [method: string, param
   if (typeof hash === 'string') return ['eth_getBlockByHash', engineHash(chain, hash)];
   const number = fields ? fields.get('blocknumber') : at;
   if (number === undefined || number === null) return undefined;
-  if (number === 'earliest') return ['eth_getBlockByNumber', '0x0'];
-  return ['eth_getBlockByNumber', typeof number === 'string' && number.startsWith('0x') ? number : 'latest'];
+  return ['eth_getBlockByNumber', engineBlockNumber(number)];
 }
 
 /**

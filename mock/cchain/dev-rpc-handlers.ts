@@ -38,7 +38,8 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
     const n = bigintOf(id);
     if (n < 1n || n > MAX_SNAPSHOT) return false;
     try {
-      dev.revert({ snapshotID: String(n) });
+      // Used up, as anvil's revert_state_snapshot (RevertRemove) and EDR's revert_to_snapshot do.
+      dev.revertOnce({ snapshotID: String(n) });
       return true;
     } catch {
       // An unknown snapshot: anvil and Hardhat answer false.

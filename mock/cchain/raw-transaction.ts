@@ -7,6 +7,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { ethChecksum } from '../engine/dev.ts';
 import { recoverPublicKey } from '../world/signers.ts';
+import { decodeRefusal } from './raw-transaction-decode.ts';
 
 const toBig = (bytes: Uint8Array) => (bytes.length === 0 ? 0n : BigInt(`0x${Buffer.from(bytes).toString('hex')}`));
 
@@ -43,12 +44,15 @@ export function transactionSender(raw: string): string | undefined {
 const ALLOWED_UNPROTECTED = new Set(['0xfefb2da535e927b85fe68eb81cb2e4a5827c905f78381a01ef2322aa9b0aee8e']);
 
 /**
- * SubmitTransaction's refusal of `raw` (internal/ethapi/api.go:1786), or undefined: a legacy transaction signed
- * without a chain ID (v 27 or 28, !tx.Protected()) is refused unless UnprotectedAllowed takes it (eth/api_backend.go:
- * 459: a hash of the allow list, or Nick's pattern, nonce 0 and r = s); allow-unprotected-txs is off by default.
+ * SendRawTransaction's refusal of `raw` (internal/ethapi/api.go), or undefined: bytes that are no transaction
+ * (./raw-transaction-decode.ts), then SubmitTransaction's (api.go:1786): a legacy transaction signed without a chain
+ * ID (v 27 or 28, !tx.Protected()) is refused unless UnprotectedAllowed takes it (eth/api_backend.go: 459: a hash of
+ * the allow list, or Nick's pattern, nonce 0 and r = s); allow-unprotected-txs is off by default.
  */
-export function unprotectedRefusal(raw: string): string | undefined {
+export function rawTransactionRefusal(raw: string): string | undefined {
   const bytes = Buffer.from(raw.slice(2), 'hex');
+  const undecoded = decodeRefusal(bytes);
+  if (undecoded !== undefined) return undecoded;
   if (bytes.length === 0 || bytes[0]! < 0xc0) return undefined;
   let fields: Uint8Array[];
   try {

@@ -21,12 +21,13 @@ import { transactionHash } from './nonce-queue.ts';
 import { filterMethods } from './filters.ts';
 import { corethRefusal, gethAnswer } from './geth-errors.ts';
 import { corethReceipt } from './receipts.ts';
-import { transactionSender, unprotectedRefusal } from './raw-transaction.ts';
+import { rawTransactionRefusal, transactionSender } from './raw-transaction.ts';
 import { ethChecksum } from '../engine/dev.ts';
 import { stringifyJson } from '../../generators/common/json.ts';
 import { documented, refusedParams, unservedMethods } from './params.ts';
 import { refusedTransactionArgs, withCallGas } from './transaction-args.ts';
 import { answerDevMethod } from './dev-rpc.ts';
+import { storageKeys } from './storage-keys.ts';
 import { uncleMethods } from './uncles.ts';
 
 /** geth's rpc/http.go defaultBodyLimit. */
@@ -163,16 +164,21 @@ async function answerOne(chain: CChain, own: OwnMethods, id: string, method: str
   const refused = (await refusedParams(method, params, chain.release)) ?? refusedTransactionArgs(method, params);
   if (refused !== undefined) return errorJson(id, -32602, refused);
   const [signed] = Array.isArray(params) ? params : [];
-  const unprotected = method === 'eth_sendRawTransaction' && typeof signed === 'string' && unprotectedRefusal(signed);
-  if (unprotected) return errorJson(id, -32000, unprotected);
+  const undecoded = method === 'eth_sendRawTransaction' && typeof signed === 'string' && rawTransactionRefusal(signed);
+  if (undecoded) return errorJson(id, -32000, undecoded);
   if (method === 'eth_sendTransaction' && !chain.impersonated.has(senderOf(params)))
     return errorJson(id, -32000, 'unknown account');
   const called = withCallData(method, params);
   if ('refused' in called) return errorJson(id, -32000, called.refused);
   params = called.params;
+  // GetProof decodes its keys before it reads the state, GetStorageAt after.
+  const keys = storageKeys(method, params);
+  if (keys?.refused !== undefined && method === 'eth_getProof') return errorJson(id, -32000, keys.refused);
   // Refusals and answers of coreth's own before the engine's (./coreth-reads.ts).
   const first = await corethFirst(chain, method, params);
   if (first !== undefined) return `{"jsonrpc":"2.0","id":${id},${first.slice(1)}`;
+  if (keys?.refused !== undefined) return errorJson(id, -32000, keys.refused);
+  if (keys) params = keys.params;
   const mine = own[method];
   if (mine) {
     try {
@@ -219,7 +225,11 @@ async function answerOne(chain: CChain, own: OwnMethods, id: string, method: str
   };
   const answer = WRITES.has(method)
     ? corethRefusal(await chain.write(send), () => senderOfWrite(method, params))
-    : gethAnswer(method, await chain.run(send), withCallGas(method, params));
+    : gethAnswer(
+        method,
+        keys ? keys.answer(await chain.run(send)) : await chain.run(send),
+        withCallGas(method, params),
+      );
   // The engine answers `{"result":…}` or `{"error":…}`: the caller's id goes in front.
   return `{"jsonrpc":"2.0","id":${id},${answer.slice(1)}`;
 }

@@ -2,21 +2,17 @@
  * coreth's uncle reads (internal/ethapi BlockChainAPI, in the default `internal-blockchain` API): a C-Chain block has
  * no uncles, so a block's count is 0 and every uncle by index null; what differs is how each finds no block.
  */
-import { engineHash } from './block-hashes.ts';
+import { engineBlockNumber, engineHash } from './block-hashes.ts';
 import { ownBlock } from './block-reads.ts';
 import { type CChain, EvmError } from './evm.ts';
 
 type Provider = Parameters<Parameters<CChain['run']>[0]>[0];
 
-/** rpc.BlockNumber as BlockByNumber reads it: `earliest` the genesis, any other tag the last accepted block. */
-const engineNumber = (at: unknown) =>
-  typeof at === 'string' && at.startsWith('0x') ? at : at === 'earliest' ? '0x0' : 'latest';
-
 /** Whether the chain has the block: by number at most the last accepted one, by hash the canonical one at its height. */
 async function hasBlock(chain: CChain, provider: Provider, byHash: boolean, at: unknown): Promise<boolean> {
   const [method, lookup] = byHash
     ? ['eth_getBlockByHash', typeof at === 'string' ? engineHash(chain, at) : at]
-    : ['eth_getBlockByNumber', engineNumber(at)];
+    : ['eth_getBlockByNumber', engineBlockNumber(at)];
   return (await ownBlock(chain, provider, method, lookup, false)) !== null;
 }
 

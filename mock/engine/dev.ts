@@ -79,6 +79,13 @@ export class DevControls extends StateEdits {
     return {};
   }
 
+  /** anvil's and Hardhat's evm_revert: a revert, after which the snapshot is gone (it serves them one revert). */
+  revertOnce(p: Params): Record<string, never> {
+    this.revert(p);
+    this.snapshots.delete(String(uint(p.snapshotID, 'snapshotID')));
+    return {};
+  }
+
   /** Moves the chain time (never back), ending the staking periods it passes; with `mine` (default) a P block at it. */
   setTime(p: Params): { timestamp: string } {
     return this.moveTime(uint(p.timestamp, 'timestamp'), p.mine);

@@ -194,6 +194,16 @@ export const utxoRef = (utxo: Utxo) => ({ txID: utxo.txID, outputIndex: utxo.out
 /** The most addresses getUTXOs takes, and the most UTXOs a page holds (api.MaxPageSize... maxGetUTXOsAddrs). */
 const MAX_UTXOS = 1024;
 
+/**
+ * How each chain's GetUTXOs wraps formatting.Encode's refusal of a UTXO: vms/avm/service.go, vms/platformvm/
+ * service.go, and coreth's plugin/evm/atomic/vm/api.go (avax.getUTXOs, which pages as the others do).
+ */
+const ENCODE_REFUSAL: Record<UtxoChain | 'C', (utxoID: string, encoding: string) => string> = {
+  X: (utxoID) => `couldn't encode UTXO ${utxoID} as string`,
+  P: (utxoID, encoding) => `couldn't encode UTXO ${utxoID} as ${encoding}`,
+  C: () => 'problem encoding utxo',
+};
+
 /** `avm.getUTXOs` and `platform.getUTXOs`: a page of UTXOs, of the chain or imported from `sourceChain`. */
 export function utxoPage(world: World, chain: UtxoChain, params: Params) {
   const addresses = Array.isArray(params.addresses) ? (params.addresses as string[]) : [];
@@ -260,7 +270,7 @@ export function utxoPage(world: World, chain: UtxoChain, params: Params) {
       try {
         return encode(utxo.bytes, encoding);
       } catch (error) {
-        throw new Error(`couldn't encode UTXO ${utxoIDOf(utxo)} as ${encoding}: ${(error as Error).message}`);
+        throw new Error(`${ENCODE_REFUSAL[chain](utxoIDOf(utxo), encoding)}: ${(error as Error).message}`);
       }
     }),
     endIndex,

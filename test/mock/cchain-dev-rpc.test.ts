@@ -49,14 +49,15 @@ describe.each<'anvil' | 'hardhat'>(['anvil', 'hardhat'])("viem's test client in 
     expect(await xBalance()).toBe(xBefore);
   });
 
-  it('reverts to the same snapshot again and again, as loadFixture does', async () => {
+  it('reverts again and again with a fresh snapshot after each revert, as loadFixture does', async () => {
     const before = await eth().getBalance({ address: TO });
-    const id = await test().snapshot();
+    let id = await test().snapshot();
     for (const value of [1n, 2n, 3n]) {
       await transfer(value);
       expect(await eth().getBalance({ address: TO })).toBe(before + value);
       await test().revert({ id });
       expect(await eth().getBalance({ address: TO })).toBe(before);
+      id = await test().snapshot();
     }
     // An ID no snapshot has: false, as anvil and Hardhat answer.
     expect(await test().request({ method: 'evm_revert', params: ['0xffff'] })).toBe(false);

@@ -827,7 +827,7 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
    *         17VYpBDztAd8xrc6EnyTpXkQFNuZmNYWq483DKbJAre3SdZAV as json: unsupported encoding in method
    */
   getUTXOs(
-    params: PlatformGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: PlatformGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<PlatformGetUTXOsResult>;
   /**
@@ -835,7 +835,7 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * first short page is the last, and an item a later page repeats is given once.
    */
   getUTXOsAll(
-    params: PlatformGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: PlatformGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): AsyncGenerator<PlatformGetUTXOsResult['utxos'][number], void, undefined>;
   /**

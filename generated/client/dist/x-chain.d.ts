@@ -68,7 +68,8 @@ export type XChainClientErrors = {
     | 'StartIndexAddressWrongHRP'
     | 'StartIndexAddressWrongChain'
     | 'StartIndexUTXOInvalid'
-    | 'StartIndexUTXOEmpty';
+    | 'StartIndexUTXOEmpty'
+    | 'UTXOEncodingUnsupported';
   issueTx:
     | 'InvalidArgument'
     | 'TxMissingHexPrefix'
@@ -448,9 +449,11 @@ export declare class XChainClient extends JsonRpcClient<XChainClientErrors> {
    *         base58 digit ('0')
    * @throws {@link JsonRpcError} -32000: couldn't parse start index utxo: base58 decoding error: zero
    *         length string
+   * @throws {@link JsonRpcError} -32000: couldn't encode UTXO
+   *         17VYpBDztAd8xrc6EnyTpXkQFNuZmNYWq483DKbJAre3SdZAV as string: unsupported encoding in method
    */
   getUTXOs(
-    params: AvmGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: AvmGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<AvmGetUTXOsResult>;
   /**
@@ -458,7 +461,7 @@ export declare class XChainClient extends JsonRpcClient<XChainClientErrors> {
    * first short page is the last, and an item a later page repeats is given once.
    */
   getUTXOsAll(
-    params: AvmGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: AvmGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): AsyncGenerator<AvmGetUTXOsResult['utxos'][number], void, undefined>;
   /**

@@ -333,9 +333,11 @@ export interface AvaxGetUTXOsParams {
    */
   sourceChain?: string;
   /**
-   * Encoding of the returned UTXOs.
+   * Encoding of the returned UTXOs: `hex` (the default), `hexc` or `hexnc`. `json` decodes, but a UTXO
+   * has no JSON form: the call fails on the first UTXO of the page (a page with none is answered, `json`
+   * echoed).
    */
-  encoding?: BytesEncodingParam;
+  encoding?: EncodingParam;
 }
 
 /**
@@ -405,9 +407,9 @@ export interface AvaxGetAtomicTxParams {
   txID: ID;
   /**
    * Encoding of the returned bytes: `hex` (the default), `hexc` or `hexnc`. `json` decodes but the call
-   * then fails with "unsupported encoding in method".
+   * then fails with "unsupported encoding in method" (after finding the transaction).
    */
-  encoding?: BytesEncodingParam;
+  encoding?: EncodingParam;
 }
 
 /**
@@ -2622,9 +2624,11 @@ export interface PlatformGetUTXOsParams {
    */
   sourceChain?: string;
   /**
-   * Encoding of the returned UTXOs.
+   * Encoding of the returned UTXOs: `hex` (the default), `hexc` or `hexnc`. `json` decodes, but a UTXO
+   * has no JSON form: the call fails on the first UTXO of the page (a page with none is answered, `json`
+   * echoed).
    */
-  encoding?: BytesEncodingParam;
+  encoding?: EncodingParam;
 }
 
 /**
@@ -3149,9 +3153,11 @@ export interface AvmGetUTXOsParams {
    */
   sourceChain?: string;
   /**
-   * Encoding of the returned UTXOs.
+   * Encoding of the returned UTXOs: `hex` (the default), `hexc` or `hexnc`. `json` decodes, but a UTXO
+   * has no JSON form: the call fails on the first UTXO of the page (a page with none is answered, `json`
+   * echoed).
    */
-  encoding?: BytesEncodingParam;
+  encoding?: EncodingParam;
 }
 
 /**

@@ -193,9 +193,9 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    * Snapshot the whole network; answers its ID.
    *
    * Saves the whole simulated network (the X-, P- and C-Chain together, as `dev.snapshot`) and answers
-   * its ID as a hex quantity. A snapshot stays after a revert to it, so reverting to the same ID again
-   * (Hardhat's `loadFixture`) does the same; reverting discards the snapshots taken after it. Served by
-   * the mock node only, and only while its development controls are on (not with `--no-dev`).
+   * its ID as a hex quantity. A revert to it uses it up, as on anvil and Hardhat (Hardhat's
+   * `loadFixture` takes a new one after each revert), and discards the snapshots taken after it. Served
+   * by the mock node only, and only while its development controls are on (not with `--no-dev`).
    *
    * JSON-RPC method `evm_snapshot` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
@@ -207,9 +207,9 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    * Snapshot the whole network; answers its ID.
    *
    * Saves the whole simulated network (the X-, P- and C-Chain together, as `dev.snapshot`) and answers
-   * its ID as a hex quantity. A snapshot stays after a revert to it, so reverting to the same ID again
-   * (Hardhat's `loadFixture`) does the same; reverting discards the snapshots taken after it. Served by
-   * the mock node only, and only while its development controls are on (not with `--no-dev`).
+   * its ID as a hex quantity. A revert to it uses it up, as on anvil and Hardhat (Hardhat's
+   * `loadFixture` takes a new one after each revert), and discards the snapshots taken after it. Served
+   * by the mock node only, and only while its development controls are on (not with `--no-dev`).
    *
    * JSON-RPC method `anvil_snapshot` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
@@ -220,9 +220,10 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
   /**
    * Revert the network to a snapshot.
    *
-   * Puts the whole network (X, P and C) back as the snapshot found it (`dev.revert`): `true`, or `false`
-   * for an ID no snapshot has (never taken, or discarded by a revert to an older one). Served by the
-   * mock node only, and only while its development controls are on (not with `--no-dev`).
+   * Puts the whole network (X, P and C) back as the snapshot found it (`dev.revert`) and uses the
+   * snapshot up, as anvil and Hardhat do (take a new one to revert there again): `true`, or `false` for
+   * an ID no snapshot has (never taken, already reverted to, or discarded by a revert to an older one).
+   * Served by the mock node only, and only while its development controls are on (not with `--no-dev`).
    *
    * JSON-RPC method `evm_revert` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
@@ -234,9 +235,10 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
   /**
    * Revert the network to a snapshot.
    *
-   * Puts the whole network (X, P and C) back as the snapshot found it (`dev.revert`): `true`, or `false`
-   * for an ID no snapshot has (never taken, or discarded by a revert to an older one). Served by the
-   * mock node only, and only while its development controls are on (not with `--no-dev`).
+   * Puts the whole network (X, P and C) back as the snapshot found it (`dev.revert`) and uses the
+   * snapshot up, as anvil and Hardhat do (take a new one to revert there again): `true`, or `false` for
+   * an ID no snapshot has (never taken, already reverted to, or discarded by a revert to an older one).
+   * Served by the mock node only, and only while its development controls are on (not with `--no-dev`).
    *
    * JSON-RPC method `anvil_revert` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *

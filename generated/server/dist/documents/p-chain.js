@@ -4170,8 +4170,18 @@ export const pChainDocument = {
         },
         "else": {
           "type": "object",
-          "properties": {
-            "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } },
+          "if": { "type": "object", "properties": { "encoding": { "const": "json" } } },
+          "then": {
+            "type": "object",
+            "description": "A UTXO has no JSON form: the node fails the call on the first UTXO, so a `json` page " +
+              "holds none.",
+            "properties": { "utxos": { "type": "array", "maxItems": 0 } },
+          },
+          "else": {
+            "type": "object",
+            "properties": {
+              "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } },
+            },
           },
         },
       },
@@ -4272,8 +4282,10 @@ export const pChainDocument = {
       "UTXOEncoding": {
         "name": "encoding",
         "required": false,
-        "description": "Encoding of the returned UTXOs.",
-        "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
+        "description": "Encoding of the returned UTXOs: `hex` (the default), `hexc` or `hexnc`. `json` decodes, but " +
+          "a UTXO has no JSON form: the call fails on the first UTXO of the page (a page with none is answered, " +
+          "`json` echoed).",
+        "schema": { "$ref": "#/components/schemas/EncodingParam" },
       },
       "UTXOLimit": {
         "name": "limit",

@@ -1119,6 +1119,11 @@ export const xChainDocument = {
           "code": -32000,
           "message": "couldn't parse start index utxo: base58 decoding error: zero length string",
         },
+        {
+          "code": -32000,
+          "message": "couldn't encode UTXO 17VYpBDztAd8xrc6EnyTpXkQFNuZmNYWq483DKbJAre3SdZAV as string: unsupported " +
+            "encoding in method",
+        },
       ],
       "examples": [
         {
@@ -1740,8 +1745,18 @@ export const xChainDocument = {
         },
         "else": {
           "type": "object",
-          "properties": {
-            "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } },
+          "if": { "type": "object", "properties": { "encoding": { "const": "json" } } },
+          "then": {
+            "type": "object",
+            "description": "A UTXO has no JSON form: the node fails the call on the first UTXO, so a `json` page " +
+              "holds none.",
+            "properties": { "utxos": { "type": "array", "maxItems": 0 } },
+          },
+          "else": {
+            "type": "object",
+            "properties": {
+              "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } },
+            },
           },
         },
       },
@@ -1832,8 +1847,10 @@ export const xChainDocument = {
       "UTXOEncoding": {
         "name": "encoding",
         "required": false,
-        "description": "Encoding of the returned UTXOs.",
-        "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
+        "description": "Encoding of the returned UTXOs: `hex` (the default), `hexc` or `hexnc`. `json` decodes, but " +
+          "a UTXO has no JSON form: the call fails on the first UTXO of the page (a page with none is answered, " +
+          "`json` echoed).",
+        "schema": { "$ref": "#/components/schemas/EncodingParam" },
       },
       "UTXOLimit": {
         "name": "limit",

@@ -10,7 +10,7 @@ export const schemas = {
         "limit": { "$ref": "#/components/schemas/Uint32Param" },
         "startIndex": { "$ref": "#/components/schemas/UTXOIndexParam" },
         "sourceChain": { "type": "string" },
-        "encoding": { "$ref": "#/components/schemas/BytesEncodingParam" },
+        "encoding": { "$ref": "#/components/schemas/EncodingParam" },
       },
       "required": ["addresses"],
     },
@@ -53,7 +53,7 @@ export const schemas = {
       "type": "object",
       "properties": {
         "txID": { "$ref": "#/components/schemas/ID" },
-        "encoding": { "$ref": "#/components/schemas/BytesEncodingParam" },
+        "encoding": { "$ref": "#/components/schemas/EncodingParam" },
       },
       "required": ["txID"],
     },

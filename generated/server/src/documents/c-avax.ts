@@ -104,6 +104,7 @@ export const cAvaxDocument: OpenrpcDocument = {
           "code": -32000,
           "message": "couldn't parse start index utxo: base58 decoding error: zero length string",
         },
+        { "code": -32000, "message": "problem encoding utxo: unsupported encoding in method" },
       ],
       "examples": [
         {
@@ -311,8 +312,8 @@ export const cAvaxDocument: OpenrpcDocument = {
           "name": "encoding",
           "required": false,
           "description": "Encoding of the returned bytes: `hex` (the default), `hexc` or `hexnc`. `json` decodes but " +
-            "the call then fails with \"unsupported encoding in method\".",
-          "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
+            "the call then fails with \"unsupported encoding in method\" (after finding the transaction).",
+          "schema": { "$ref": "#/components/schemas/EncodingParam" },
         },
       ],
       "result": {
@@ -436,6 +437,13 @@ export const cAvaxDocument: OpenrpcDocument = {
         "enum": ["hex", "hexnc", "hexc", "json"],
         "description": "The encoding the node used for the bytes in this answer, echoed in lower case.",
       },
+      "EncodingParam": {
+        "type": "string",
+        "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
+        "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no " +
+          "checksum), `hexc` (same as hex) or `json` (a JSON object, for methods that return a transaction or " +
+          "block). Matched case-insensitively; any other value fails to decode.",
+      },
       "Hex": {
         "type": "string",
         "format": "avax-hex",
@@ -524,8 +532,18 @@ export const cAvaxDocument: OpenrpcDocument = {
         },
         "else": {
           "type": "object",
-          "properties": {
-            "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } },
+          "if": { "type": "object", "properties": { "encoding": { "const": "json" } } },
+          "then": {
+            "type": "object",
+            "description": "A UTXO has no JSON form: the node fails the call on the first UTXO, so a `json` page " +
+              "holds none.",
+            "properties": { "utxos": { "type": "array", "maxItems": 0 } },
+          },
+          "else": {
+            "type": "object",
+            "properties": {
+              "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } },
+            },
           },
         },
       },
@@ -569,8 +587,10 @@ export const cAvaxDocument: OpenrpcDocument = {
       "UTXOEncoding": {
         "name": "encoding",
         "required": false,
-        "description": "Encoding of the returned UTXOs.",
-        "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
+        "description": "Encoding of the returned UTXOs: `hex` (the default), `hexc` or `hexnc`. `json` decodes, but " +
+          "a UTXO has no JSON form: the call fails on the first UTXO of the page (a page with none is answered, " +
+          "`json` echoed).",
+        "schema": { "$ref": "#/components/schemas/EncodingParam" },
       },
       "UTXOLimit": {
         "name": "limit",

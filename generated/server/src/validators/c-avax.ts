@@ -12,7 +12,7 @@ export const schemas: Record<string, MethodSchemas> = {
         "limit": { "$ref": "#/components/schemas/Uint32Param" },
         "startIndex": { "$ref": "#/components/schemas/UTXOIndexParam" },
         "sourceChain": { "type": "string" },
-        "encoding": { "$ref": "#/components/schemas/BytesEncodingParam" },
+        "encoding": { "$ref": "#/components/schemas/EncodingParam" },
       },
       "required": ["addresses"],
     },
@@ -55,7 +55,7 @@ export const schemas: Record<string, MethodSchemas> = {
       "type": "object",
       "properties": {
         "txID": { "$ref": "#/components/schemas/ID" },
-        "encoding": { "$ref": "#/components/schemas/BytesEncodingParam" },
+        "encoding": { "$ref": "#/components/schemas/EncodingParam" },
       },
       "required": ["txID"],
     },

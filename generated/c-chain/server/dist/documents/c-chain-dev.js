@@ -34,8 +34,8 @@ export const cChainDevDocument = {
       "name": "evm_snapshot",
       "summary": "Snapshot the whole network; answers its ID.",
       "description": "Saves the whole simulated network (the X-, P- and C-Chain together, as `dev.snapshot`) and " +
-        "answers its ID as a hex quantity. A snapshot stays after a revert to it, so reverting to the same ID again " +
-        "(Hardhat's `loadFixture`) does the same; reverting discards the snapshots taken after it. Served by the " +
+        "answers its ID as a hex quantity. A revert to it uses it up, as on anvil and Hardhat (Hardhat's " +
+        "`loadFixture` takes a new one after each revert), and discards the snapshots taken after it. Served by the " +
         "mock node only, and only while its development controls are on (not with `--no-dev`).",
       "params": [],
       "paramStructure": "by-position",
@@ -47,8 +47,8 @@ export const cChainDevDocument = {
       "name": "anvil_snapshot",
       "summary": "Snapshot the whole network; answers its ID.",
       "description": "Saves the whole simulated network (the X-, P- and C-Chain together, as `dev.snapshot`) and " +
-        "answers its ID as a hex quantity. A snapshot stays after a revert to it, so reverting to the same ID again " +
-        "(Hardhat's `loadFixture`) does the same; reverting discards the snapshots taken after it. Served by the " +
+        "answers its ID as a hex quantity. A revert to it uses it up, as on anvil and Hardhat (Hardhat's " +
+        "`loadFixture` takes a new one after each revert), and discards the snapshots taken after it. Served by the " +
         "mock node only, and only while its development controls are on (not with `--no-dev`).",
       "params": [],
       "paramStructure": "by-position",
@@ -59,8 +59,9 @@ export const cChainDevDocument = {
     {
       "name": "evm_revert",
       "summary": "Revert the network to a snapshot.",
-      "description": "Puts the whole network (X, P and C) back as the snapshot found it (`dev.revert`): `true`, or " +
-        "`false` for an ID no snapshot has (never taken, or discarded by a revert to an older one). Served by the " +
+      "description": "Puts the whole network (X, P and C) back as the snapshot found it (`dev.revert`) and uses the " +
+        "snapshot up, as anvil and Hardhat do (take a new one to revert there again): `true`, or `false` for an ID " +
+        "no snapshot has (never taken, already reverted to, or discarded by a revert to an older one). Served by the " +
         "mock node only, and only while its development controls are on (not with `--no-dev`).",
       "params": [{ "$ref": "#/components/contentDescriptors/Id" }],
       "paramStructure": "by-position",
@@ -77,8 +78,9 @@ export const cChainDevDocument = {
     {
       "name": "anvil_revert",
       "summary": "Revert the network to a snapshot.",
-      "description": "Puts the whole network (X, P and C) back as the snapshot found it (`dev.revert`): `true`, or " +
-        "`false` for an ID no snapshot has (never taken, or discarded by a revert to an older one). Served by the " +
+      "description": "Puts the whole network (X, P and C) back as the snapshot found it (`dev.revert`) and uses the " +
+        "snapshot up, as anvil and Hardhat do (take a new one to revert there again): `true`, or `false` for an ID " +
+        "no snapshot has (never taken, already reverted to, or discarded by a revert to an older one). Served by the " +
         "mock node only, and only while its development controls are on (not with `--no-dev`).",
       "params": [{ "$ref": "#/components/contentDescriptors/Id" }],
       "paramStructure": "by-position",

@@ -1,0 +1,79 @@
+/**
+ * `"encoding": "json"` where the node answers bytes: getUTXOs on the X-, P- and C-Chain (avm.getUTXOs,
+ * platform.getUTXOs, avax.getUTXOs) and the C-Chain's avax.getAtomicTx.
+ * formatting.Encoding's UnmarshalJSON (utils/formatting/encoding.go, v1.14.2) decodes "json" (any case) like the hex
+ * names, so the call is read and run; it is formatting.Encode that then refuses JSON for bytes ("unsupported encoding in
+ * method"), once per UTXO or tx found: each wraps that error in its own words, and a page with no UTXO encodes none.
+ * (The spec once refused "json" while decoding the arguments, with the router's "couldn't unmarshal an argument" text.)
+ */
+import { createHash } from 'node:crypto';
+import { Context, utils } from '@avalabs/avalanchejs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { cb58Encode } from '../../generators/formats.ts';
+import { callRpc } from '../support/rpc.ts';
+import { exportEwoqToP } from './c-clients.ts';
+import { ewoq } from './sdk-world.ts';
+
+let node: RunningMockNode;
+let hrp: string;
+beforeAll(async () => {
+  node = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
+  hrp = (await Context.getContextFromURI(node.url)).hrp;
+});
+afterAll(() => node?.close());
+
+const ewoqOn = (chain: string) => `${chain}-${utils.formatBech32(hrp, ewoq)}`;
+const rpc = (path: string, method: string, params: object) => callRpc(node.url + path, method, params);
+
+describe('getUTXOs with the json encoding', () => {
+  it('reads the same UTXOs in hex on each chain (the calls below are otherwise well formed)', async () => {
+    const x = await rpc('/ext/bc/X', 'avm.getUTXOs', { addresses: [ewoqOn('X')], encoding: 'hex' });
+    const p = await rpc('/ext/bc/P', 'platform.getUTXOs', { addresses: [ewoqOn('P')], encoding: 'hex' });
+    expect(Number((x.result as { numFetched: string }).numFetched)).toBeGreaterThan(0);
+    expect(Number((p.result as { numFetched: string }).numFetched)).toBeGreaterThan(0);
+  });
+
+  // vms/avm/service.go (v1.14.2) GetUTXOs: `reply.UTXOs[i], err = formatting.Encode(args.Encoding, b)`, failing with
+  // fmt.Errorf("couldn't encode UTXO %s as string: %w", utxo.InputID(), err).
+  it("avm.getUTXOs fails on the first UTXO with avm's wrapping of formatting's refusal", async () => {
+    const answer = await rpc('/ext/bc/X', 'avm.getUTXOs', { addresses: [ewoqOn('X')], encoding: 'json' });
+    expect(answer.error?.message).toMatch(/^couldn't encode UTXO \w+ as string: unsupported encoding in method$/);
+  });
+
+  // vms/platformvm/service.go (v1.14.2) GetUTXOs: fmt.Errorf("couldn't encode UTXO %s as %s: %w", utxo.InputID(),
+  // args.Encoding, err), Encoding's String() being "json".
+  it("platform.getUTXOs fails on the first UTXO with the P-Chain's wrapping", async () => {
+    const answer = await rpc('/ext/bc/P', 'platform.getUTXOs', { addresses: [ewoqOn('P')], encoding: 'JSON' });
+    expect(answer.error?.message).toMatch(/^couldn't encode UTXO \w+ as json: unsupported encoding in method$/);
+  });
+
+  // graft/coreth/plugin/evm/atomic/vm/api.go (v1.14.2) GetUTXOs encodes inside its loop over the UTXOs found, so an
+  // address with none in shared memory gets an ordinary page, `"encoding": "json"` echoed (reply.Encoding =
+  // args.Encoding).
+  it('avax.getUTXOs answers an empty page, echoing the json encoding, when no UTXO is there', async () => {
+    const answer = await rpc('/ext/bc/C/avax', 'avax.getUTXOs', {
+      addresses: [ewoqOn('C')],
+      sourceChain: 'X',
+      encoding: 'json',
+    });
+    expect(answer.error).toBeUndefined();
+    expect(answer.result).toMatchObject({ numFetched: '0', utxos: [], encoding: 'json' });
+  });
+});
+
+describe('avax.getAtomicTx with the json encoding', () => {
+  // graft/coreth/plugin/evm/atomic/vm/api.go (v1.14.2) GetAtomicTx: after finding the tx, `reply.Tx, err =
+  // formatting.Encode(args.Encoding, tx.SignedBytes())` ... `return err`: the bare "unsupported encoding in method"
+  // (-32000). A tx it does not know fails first with "could not find tx <ID>", whatever the encoding.
+  it("finds the accepted export, then fails encoding it with formatting's bare refusal", async () => {
+    const signed = await exportEwoqToP(node.url);
+    const txID = cb58Encode(createHash('sha256').update(signed.toBytes()).digest());
+    const getAtomicTx = (encoding: string) => rpc('/ext/bc/C/avax', 'avax.getAtomicTx', { txID, encoding });
+    expect((await getAtomicTx('hex')).result).toMatchObject({ encoding: 'hex' });
+    expect((await getAtomicTx('json')).error).toMatchObject({
+      code: -32000,
+      message: 'unsupported encoding in method',
+    });
+  });
+});
