@@ -1,0 +1,89 @@
+/**
+ * Adversarial review (hostile9): malformed state overrides on eth_call and eth_estimateGas. coreth v1.14.2 decodes
+ * the third argument as a StateOverride (graft/coreth/internal/ethapi/api.go: OverrideAccount's Nonce
+ * *hexutil.Uint64, Code *hexutil.Bytes, Balance **hexutil.Big; StateOverride.Apply), so a bad field is refused in
+ * encoding/json's words behind "invalid argument 2: ", and Apply refuses an account with both 'state' and
+ * 'stateDiff' as -32000 "account <addr.Hex()> has both 'state' and 'stateDiff'". The mock answers these in the words
+ * of its EVM engine (serde's "... at line 1 column N", Hardhat's sentence) with the whole request echoed as `data`.
+ * Each `it.fails` is such a bug.
+ */
+import { getAddress } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { callRpc } from '../support/rpc.ts';
+
+const TARGET = '0x00000000000000000000000000000000000a11ce';
+const CALL = { to: TARGET, data: '0x' };
+const BOTH = { [TARGET]: { state: {}, stateDiff: {} } };
+
+let node: RunningMockNode;
+beforeAll(async () => {
+  node = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
+});
+afterAll(() => node?.close());
+
+const c = (method: string, params: unknown[]) => callRpc(`${node.url}/ext/bc/C/rpc`, method, params);
+/** The error as coreth writes it: code and message only (geth's jsonError has data only for a revert). */
+const errorOf = async (method: string, params: unknown[]) => (await c(method, params)).error;
+
+describe("an override with both 'state' and 'stateDiff'", () => {
+  // coreth api.go StateOverride.Apply: fmt.Errorf("account %s has both 'state' and 'stateDiff'", addr.Hex()),
+  // returned by DoCall as a plain error: -32000. The mock answers Hardhat's "The properties 'state' and 'stateDiff'
+  // cannot be used simultaneously ..." with "data": null.
+  it.fails('is refused by eth_call in coreth’s words', async () => {
+    expect(await errorOf('eth_call', [CALL, 'latest', BOTH])).toEqual({
+      code: -32000,
+      message: `account ${getAddress(TARGET)} has both 'state' and 'stateDiff'`,
+    });
+  });
+
+  // coreth v1.14.2 BlockChainAPI.EstimateGas(ctx, args, blockNrOrHash, overrides *StateOverride): DoEstimateGas
+  // applies the override the same way. The mock (mock/cchain/estimate-override.ts: appliedOverride returns false for
+  // `state`) hands all three params to its engine, whose eth_estimateGas takes two: "trailing characters at line 1
+  // column 123".
+  it.fails('is refused by eth_estimateGas in coreth’s words, not as trailing characters', async () => {
+    expect(await errorOf('eth_estimateGas', [CALL, 'latest', BOTH])).toEqual({
+      code: -32000,
+      message: `account ${getAddress(TARGET)} has both 'state' and 'stateDiff'`,
+    });
+  });
+});
+
+describe('an override field encoding/json refuses', () => {
+  // hexutil.Big.UnmarshalJSON: wrapTypeError(ErrBig256Range, bigT) -> "json: cannot unmarshal hex number > 256 bits
+  // into Go struct field OverrideAccount.balance of type *hexutil.Big"; geth's server prefixes "invalid argument 2: "
+  // (rpc/json.go parsePositionalArguments) and sends -32602 without data. The mock sends serde's "invalid value: string
+  // ..., expected a 32 byte hex string at line 1 column 272" and echoes the request as data.
+  it.fails('a balance past 256 bits', async () => {
+    const error = await errorOf('eth_call', [CALL, 'latest', { [TARGET]: { balance: `0x1${'0'.repeat(64)}` } }]);
+    expect(error).toEqual({ code: -32602, message: expect.any(String) });
+    expect(error?.message).toMatch(
+      /^invalid argument 2: json: cannot unmarshal hex number > 256 bits into Go struct field \S*balance of type \*hexutil\.Big$/,
+    );
+  });
+
+  // hexutil.Uint64.UnmarshalJSON: ErrUint64Range -> "hex number > 64 bits", type hexutil.Uint64.
+  it.fails('a nonce past 64 bits', async () => {
+    const error = await errorOf('eth_call', [CALL, 'latest', { [TARGET]: { nonce: `0x1${'0'.repeat(16)}` } }]);
+    expect(error?.message).toMatch(
+      /^invalid argument 2: json: cannot unmarshal hex number > 64 bits into Go struct field \S*nonce of type hexutil\.Uint64$/,
+    );
+  });
+
+  // hexutil.Bytes.UnmarshalJSON: ErrOddLength -> "hex string of odd length", type hexutil.Bytes.
+  it.fails('code of odd length', async () => {
+    const error = await errorOf('eth_call', [CALL, 'latest', { [TARGET]: { code: '0x123' } }]);
+    expect(error?.message).toMatch(
+      /^invalid argument 2: json: cannot unmarshal hex string of odd length into Go struct field \S*code of type hexutil\.Bytes$/,
+    );
+  });
+
+  it('the block override’s fields, by contrast, are refused in encoding/json’s words', async () => {
+    // Shows the mock can: BlockOverrides (api.go) decoded as coreth decodes it, no engine words.
+    expect(await errorOf('eth_call', [CALL, 'latest', {}, { time: `0x1${'0'.repeat(16)}` }])).toEqual({
+      code: -32602,
+      message:
+        'invalid argument 3: json: cannot unmarshal hex number > 64 bits into Go struct field BlockOverrides.Time of type hexutil.Uint64',
+    });
+  });
+});
