@@ -49,6 +49,24 @@ describe("an override with both 'state' and 'stateDiff'", () => {
   });
 });
 
+describe("a well-formed 'state' override on eth_estimateGas", () => {
+  // coreth v1.14.2 EstimateGas takes the override and Apply replaces the account's storage (state.SetStorage), so a
+  // call reading storage is estimated as usual. The mock's estimate-override.ts cannot make `state` with its
+  // engine's edits (overrideEdits returns undefined) and passes the three params on, refused as "trailing characters
+  // at line 1 column 123" with -32602: a valid call refused.
+  it.fails('is estimated, as without the override', async () => {
+    const word = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
+    // Code that returns its slot 1 (PUSH1 1, SLOAD, PUSH1 0, MSTORE, PUSH1 32, PUSH1 0, RETURN).
+    const reader = '0x00000000000000000000000000000000000c0de1';
+    expect((await c('hardhat_setCode', [reader, '0x60015460005260206000f3'])).error).toBeUndefined();
+    const call = { to: reader };
+    const plain = await c('eth_estimateGas', [call, 'latest']);
+    expect(plain.result).toMatch(/^0x[0-9a-f]+$/);
+    const overridden = await c('eth_estimateGas', [call, 'latest', { [reader]: { state: { [word(0)]: word(5) } } }]);
+    expect([overridden.error, overridden.result]).toEqual([undefined, plain.result]);
+  });
+});
+
 describe('an override field encoding/json refuses', () => {
   // hexutil.Big.UnmarshalJSON: wrapTypeError(ErrBig256Range, bigT) -> "json: cannot unmarshal hex number > 256 bits
   // into Go struct field OverrideAccount.balance of type *hexutil.Big"; geth's server prefixes "invalid argument 2: "
