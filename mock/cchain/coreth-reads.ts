@@ -10,6 +10,7 @@ import { createAccessList } from './access-list.ts';
 import { messageRefusal, paysFee, toMessage } from './access-list-args.ts';
 import { callWithBlockOverrides, hasBlockOverrides, refusedBlockOverrides } from './block-overrides.ts';
 import { BLOCK_NUMBER_OR_HASH, engineParams } from './block-hashes.ts';
+import { runEstimate } from './call-run.ts';
 import { engineLookup } from './block-reads.ts';
 import type { CChain } from './evm.ts';
 import { COINBASE, EvmError } from './evm.ts';
@@ -205,8 +206,11 @@ export async function corethFirst(chain: CChain, method: string, params: unknown
     if (overridden) return callWithBlockOverrides(chain, provider, args);
     if (method !== 'eth_estimateGas') return undefined;
     const estimate = async (params: unknown[]) =>
-      (await plainTransfer(chain, provider, params)) ? `{"result":"0x${TX_GAS.toString(16)}"}` : undefined;
-    if (args[2] === undefined || args[2] === null || !appliedOverride(args)) return estimate(args);
+      (await plainTransfer(chain, provider, params))
+        ? `{"result":"0x${TX_GAS.toString(16)}"}`
+        : runEstimate(chain, provider, (engineParams(chain, method, params) ?? params) as unknown[]);
+    if (args[2] === undefined || args[2] === null || !appliedOverride(args))
+      return gethAnswer(method, await estimate(args));
     return gethAnswer(method, await withOverride(chain, provider, args, estimate));
   });
 }

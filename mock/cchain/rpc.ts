@@ -19,6 +19,7 @@ import { withCallData } from './call-data.ts';
 import { feeMethods } from './fees-rpc.ts';
 import { transactionHash } from './nonce-queue.ts';
 import { filterMethods } from './filters.ts';
+import { runCall } from './call-run.ts';
 import { corethRefusal, gethAnswer } from './geth-errors.ts';
 import { corethReceipt } from './receipts.ts';
 import { transactionSender, unprotectedRefusal } from './raw-transaction.ts';
@@ -197,7 +198,13 @@ async function answerOne(chain: CChain, own: OwnMethods, id: string, method: str
       return '{"error":{"code":-32000,"message":"already known"}}';
     const { answer: sent, queued } = WRITES.has(method)
       ? await chain.sendTransaction(p, request)
-      : { answer: await chain.raw(p, request), queued: false };
+      : {
+          answer:
+            method === 'eth_call'
+              ? await runCall(chain, p, JSON.parse(engine) as unknown[])
+              : await chain.raw(p, request),
+          queued: false,
+        };
     const answer = corethAnswer(chain, method, sent);
     if (method === 'eth_sendRawTransaction' && typeof raw === 'string') {
       const { result } = JSON.parse(answer) as { result?: unknown };
