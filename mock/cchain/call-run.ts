@@ -10,7 +10,7 @@
  * run again with more, each time only while the run, projected from the last one's time, ends within the 5 s.
  */
 import { STEP_TRACE_GAS, STEPS, VM_ERRORS, vmError } from './access-list.ts';
-import type { Trace } from './access-list-tracer.ts';
+import { readsGas, type Trace } from './access-list-tracer.ts';
 import { type CChain, EvmError } from './evm.ts';
 import { RPC_GAS_CAP } from './transaction-args.ts';
 
@@ -37,32 +37,70 @@ function haltOf(error: EvmError): string | undefined {
   return typeof inner === 'string' ? inner : undefined;
 }
 
+/** Opcodes that start a frame whose gas is a share of what is left (CREATE, CALL, CALLCODE, DELEGATECALL, CREATE2, STATICCALL). */
+const FRAMES = new Set([0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa]);
+
+/** Whether a run of `code` may take another course with another gas limit: it reads GAS or starts frames. */
+function gasShaped(code: string): boolean {
+  if (readsGas(code)) return true;
+  const bytes = Buffer.from(code.slice(2), 'hex');
+  for (let pc = 0; pc < bytes.length; pc++) {
+    const op = bytes[pc]!;
+    if (FRAMES.has(op)) return true;
+    if (op >= 0x60 && op <= 0x7f) pc += op - 0x5f;
+  }
+  return false;
+}
+
+/** The code a call runs at its top: the state override's, the account's, or a creation's data. */
+async function topCode(chain: CChain, provider: Provider, [args, block = 'latest', overrides]: unknown[]) {
+  const { to, data, input } = args as { to?: unknown; data?: unknown; input?: unknown };
+  if (typeof to !== 'string') return String(input ?? data ?? '0x');
+  const overridden = Object.entries((overrides ?? {}) as Record<string, { code?: unknown }>).find(
+    ([address]) => address.toLowerCase() === to.toLowerCase(),
+  )?.[1]?.code;
+  if (typeof overridden === 'string') return overridden;
+  return (await chain.call(provider, 'eth_getCode', [to, block])) as string;
+}
+
+/** The gas the engine asks beyond `limit`, when it refused the call's intrinsic gas. */
+const intrinsicOf = (error: EvmError) => /^Transaction requires at least (\d+) gas/.exec(error.message)?.[1];
+
 /**
  * The engine's eth_call of `args` at `block` (engine params, any overrides after) with up to `gas`, run within
- * PROBE_GAS first and with more only while it runs out at its top and the next run is projected to end in time.
+ * PROBE_GAS first and with more only while it runs out at its top and the next run is projected to end in time. Code
+ * whose course may depend on its gas (./access-list-tracer.ts readsGas, or frames) is run with all of it.
  */
-async function boundedCall(
-  chain: CChain,
-  provider: Provider,
-  [args, ...rest]: unknown[],
-  gas: bigint,
-): Promise<Outcome> {
-  const started = Date.now();
-  let limit = gas < PROBE_GAS ? gas : PROBE_GAS;
-  for (;;) {
-    const runStarted = Date.now();
+async function boundedCall(chain: CChain, provider: Provider, params: unknown[], gas: bigint): Promise<Outcome> {
+  const [args, ...rest] = params;
+  const run = async (limit: bigint): Promise<Outcome> => {
     try {
       return {
         result: await chain.call(provider, 'eth_call', [{ ...(args as object), gas: quantity(limit) }, ...rest]),
       };
     } catch (error) {
       if (!(error instanceof EvmError)) throw error;
-      if (limit >= gas || haltOf(error) !== 'OutOfGas') return { error };
-      const next = limit * 8n < gas ? limit * 8n : gas;
-      const projected = ((Date.now() - runStarted) * Number(next)) / Number(limit);
-      if (Date.now() - started + projected > TIMEOUT_MS) return { timeout: true };
-      limit = next;
+      return { error };
     }
+  };
+  if (gas <= PROBE_GAS || gasShaped(await topCode(chain, provider, params))) return run(gas);
+  const started = Date.now();
+  let limit = PROBE_GAS;
+  for (;;) {
+    const runStarted = Date.now();
+    const outcome = await run(limit);
+    if (limit >= gas || !('error' in outcome)) return outcome;
+    const intrinsic = intrinsicOf(outcome.error);
+    if (intrinsic !== undefined) {
+      if (BigInt(intrinsic) > gas) return run(gas);
+      limit = BigInt(intrinsic) + PROBE_GAS < gas ? BigInt(intrinsic) + PROBE_GAS : gas;
+      continue;
+    }
+    if (haltOf(outcome.error) !== 'OutOfGas') return outcome;
+    const next = limit * 8n < gas ? limit * 8n : gas;
+    const projected = ((Date.now() - runStarted) * Number(next)) / Number(limit);
+    if (Date.now() - started + projected > TIMEOUT_MS) return { timeout: true };
+    limit = next;
   }
 }
 
