@@ -30,7 +30,7 @@ describe('dev methods refused part-way', () => {
   // handle_mine(data, number_of_blocks: Option<u64>, interval: Option<u64>)), so an 80-bit interval fails to
   // deserialize with -32602 before any block is mined. The mock mines the first block, then refuses on the
   // second block's time (mock/cchain/dev-rpc-handlers.ts, mine(): increaseTime only from i > 0 when !first).
-  it.fails('hardhat_mine with an interval past 64 bits is refused and mines nothing', async () => {
+  it('hardhat_mine with an interval past 64 bits is refused and mines nothing', async () => {
     const [blocks, time] = [await blockNumber(), await pTime()];
     const { error } = await c('hardhat_mine', ['0x3', INTERVAL_PAST_U64]);
     expect(error).toMatchObject({ code: -32602 });
@@ -41,7 +41,7 @@ describe('dev methods refused part-way', () => {
   // (ganache's ethereum api.ts, evm_mine(options: MineOptions)); the mock moves the network's clock to `timestamp`
   // (setTime in mock/cchain/dev-rpc-handlers.ts, evmMine) before its own "at most 1000" check refuses `blocks`, so
   // the P-Chain's time jumps although the call was refused.
-  it.fails('evm_mine {timestamp, blocks: 1001} is refused and leaves the clock where it was', async () => {
+  it('evm_mine {timestamp, blocks: 1001} is refused and leaves the clock where it was', async () => {
     const before = await pTime();
     const timestamp = Number((await lastBlockTime()) + 5000n);
     const { error } = await c('evm_mine', [{ timestamp, blocks: 1001 }]);
@@ -53,7 +53,7 @@ describe('dev methods refused part-way', () => {
   // each block, in u64 seconds), but the mock's clock ends at 9999-12-31, so the second block's time is refused after
   // the first block was built and the clock moved (mine() in mock/cchain/dev-rpc-handlers.ts checks each block's time
   // only as it reaches it). Refused or not, all or nothing.
-  it.fails('anvil_mine whose later blocks pass year 9999 builds all of them or none', async () => {
+  it('anvil_mine whose later blocks pass year 9999 builds all of them or none', async () => {
     const [blocks, time] = [await blockNumber(), await pTime()];
     const interval = `0x${(150_000_000_000).toString(16)}`;
     const { error } = await c('anvil_mine', ['0x3', interval]);
@@ -75,7 +75,7 @@ describe('anvil_addBalance past 2^256 - 1', () => {
   // anvil_addBalance", #13457): the balance stays at 2^256 - 1 and the call answers null. The mock hands the sum to
   // its EVM, whose parser refuses it, and answers -32000 with that parser's words ("invalid value ... supplied to :
   // QUANTITY at line 1 column 179"), a detail of the mock's insides (mock/cchain/dev-rpc-handlers.ts, anvilAddBalance).
-  it.fails('saturates at 2^256 - 1 and answers null, as anvil does', async () => {
+  it('saturates at 2^256 - 1 and answers null, as anvil does', async () => {
     expect((await c('anvil_setBalance', [WHALE, MAX_U256])).error).toBeUndefined();
     const added = await c('anvil_addBalance', [WHALE, '0x1']);
     expect([added.error, added.result]).toEqual([undefined, null]);
