@@ -151,6 +151,25 @@ export async function runEstimate(chain: CChain, provider: Provider, params: unk
   const wanted = asked ?? BigInt(header.gasLimit);
   const allowance = wanted < RPC_GAS_CAP ? wanted : RPC_GAS_CAP;
   const callParams = [args ?? {}, block, ...rest];
+  /** The binary search of gasestimator.Estimate, to the least gas a run succeeds with. */
+  const leastGas = async (succeeds: bigint) => {
+    let [lo, hi] = [20_999n, succeeds];
+    while (lo + 1n < hi) {
+      const mid = (lo + hi) / 2n;
+      const ran = await chain
+        .calls(provider, [['eth_call', [{ ...(args as object), gas: quantity(mid) }, block, ...rest]]])
+        .then(
+          () => true,
+          (error: unknown) => {
+            if (error instanceof EvmError) return false;
+            throw error;
+          },
+        );
+      if (ran) hi = mid;
+      else lo = mid;
+    }
+    return hi;
+  };
   const outcome = await boundedCall(chain, provider, callParams, allowance);
   // coreth's estimate has no timeout: it runs to the allowance, which a call the mock cannot run in time is taken to pass.
   if ('timeout' in outcome || ('error' in outcome && haltOf(outcome.error) === 'OutOfGas'))
@@ -159,6 +178,8 @@ export async function runEstimate(chain: CChain, provider: Provider, params: unk
     const text = await haltText(chain, provider, callParams, allowance, outcome.error);
     return text === undefined ? engineError(outcome.error) : failure(text);
   }
+  // A state override the engine's eth_estimateGas cannot take (./estimate-override.ts): the least gas found by eth_call.
+  if (rest[0] !== undefined && rest[0] !== null) return JSON.stringify({ result: quantity(await leastGas(allowance)) });
   const searched =
     asked === undefined && allowance <= BigInt(header.gasLimit)
       ? args

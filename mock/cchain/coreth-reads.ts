@@ -16,6 +16,7 @@ import type { CChain } from './evm.ts';
 import { COINBASE, EvmError } from './evm.ts';
 import { appliedOverride, withOverride } from './estimate-override.ts';
 import { gethAnswer } from './geth-errors.ts';
+import { bothStateAndDiff } from './state-override.ts';
 import { ethChecksum } from '../engine/dev.ts';
 
 type Provider = Parameters<Parameters<CChain['run']>[0]>[0];
@@ -192,10 +193,13 @@ export async function corethFirst(chain: CChain, method: string, params: unknown
   const refused = overridden ? refusedBlockOverrides(args) : undefined;
   if (refused !== undefined) return JSON.stringify({ error: { code: -32602, message: refused } });
   const checked = method === 'eth_call' && checkedCall(args[0]);
-  if (!named && !overridden && !checked && method !== 'eth_estimateGas' && method !== 'eth_createAccessList')
+  // StateOverride.Apply, after the block's lookup.
+  const both = method === 'eth_call' || method === 'eth_estimateGas' ? bothStateAndDiff(args) : undefined;
+  if (!named && !overridden && !checked && !both && method !== 'eth_estimateGas' && method !== 'eth_createAccessList')
     return undefined;
   return chain.run(async (provider) => {
     let refusal = named ? await blockRefusal(chain, provider, at, byState !== undefined) : undefined;
+    refusal ??= both;
     // GetProof looks the hash up first (api_extra.go stateQueryBlockNumberAllowed), in its own words.
     if (method === 'eth_getProof' && refusal === HASH_NOT_FOUND)
       refusal = `historical proof query not allowed: block from hash ${hashOf(at)} doesn't exist`;

@@ -20,6 +20,7 @@ import { feeMethods } from './fees-rpc.ts';
 import { transactionHash } from './nonce-queue.ts';
 import { filterMethods } from './filters.ts';
 import { runCall } from './call-run.ts';
+import { refusedStateOverride } from './state-override.ts';
 import { corethRefusal, gethAnswer } from './geth-errors.ts';
 import { corethReceipt } from './receipts.ts';
 import { transactionSender, unprotectedRefusal } from './raw-transaction.ts';
@@ -161,7 +162,10 @@ async function answerOne(chain: CChain, own: OwnMethods, id: string, method: str
     (chain.release && (await unservedMethods(chain.release)).has(method))
   )
     return errorJson(id, -32601, `the method ${method} does not exist/is not available`);
-  const refused = (await refusedParams(method, params, chain.release)) ?? refusedTransactionArgs(method, params);
+  const refused =
+    (await refusedParams(method, params, chain.release)) ??
+    refusedTransactionArgs(method, params) ??
+    refusedStateOverride(method, params);
   if (refused !== undefined) return errorJson(id, -32602, refused);
   const [signed] = Array.isArray(params) ? params : [];
   const unprotected = method === 'eth_sendRawTransaction' && typeof signed === 'string' && unprotectedRefusal(signed);

@@ -30,7 +30,7 @@ describe("an override with both 'state' and 'stateDiff'", () => {
   // coreth api.go StateOverride.Apply: fmt.Errorf("account %s has both 'state' and 'stateDiff'", addr.Hex()),
   // returned by DoCall as a plain error: -32000. The mock answers Hardhat's "The properties 'state' and 'stateDiff'
   // cannot be used simultaneously ..." with "data": null.
-  it.fails('is refused by eth_call in coreth’s words', async () => {
+  it('is refused by eth_call in coreth’s words', async () => {
     expect(await errorOf('eth_call', [CALL, 'latest', BOTH])).toEqual({
       code: -32000,
       message: `account ${getAddress(TARGET)} has both 'state' and 'stateDiff'`,
@@ -41,7 +41,7 @@ describe("an override with both 'state' and 'stateDiff'", () => {
   // applies the override the same way. The mock (mock/cchain/estimate-override.ts: appliedOverride returns false for
   // `state`) hands all three params to its engine, whose eth_estimateGas takes two: "trailing characters at line 1
   // column 123".
-  it.fails('is refused by eth_estimateGas in coreth’s words, not as trailing characters', async () => {
+  it('is refused by eth_estimateGas in coreth’s words, not as trailing characters', async () => {
     expect(await errorOf('eth_estimateGas', [CALL, 'latest', BOTH])).toEqual({
       code: -32000,
       message: `account ${getAddress(TARGET)} has both 'state' and 'stateDiff'`,
@@ -54,7 +54,7 @@ describe("a well-formed 'state' override on eth_estimateGas", () => {
   // call reading storage is estimated as usual. The mock's estimate-override.ts cannot make `state` with its
   // engine's edits (overrideEdits returns undefined) and passes the three params on, refused as "trailing characters
   // at line 1 column 123" with -32602: a valid call refused.
-  it.fails('is estimated, as without the override', async () => {
+  it('is estimated, as without the override', async () => {
     const word = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
     // Code that returns its slot 1 (PUSH1 1, SLOAD, PUSH1 0, MSTORE, PUSH1 32, PUSH1 0, RETURN).
     const reader = '0x00000000000000000000000000000000000c0de1';
@@ -72,7 +72,7 @@ describe('an override field encoding/json refuses', () => {
   // into Go struct field OverrideAccount.balance of type *hexutil.Big"; geth's server prefixes "invalid argument 2: "
   // (rpc/json.go parsePositionalArguments) and sends -32602 without data. The mock sends serde's "invalid value: string
   // ..., expected a 32 byte hex string at line 1 column 272" and echoes the request as data.
-  it.fails('a balance past 256 bits', async () => {
+  it('a balance past 256 bits', async () => {
     const error = await errorOf('eth_call', [CALL, 'latest', { [TARGET]: { balance: `0x1${'0'.repeat(64)}` } }]);
     expect(error).toEqual({ code: -32602, message: expect.any(String) });
     expect(error?.message).toMatch(
@@ -81,7 +81,7 @@ describe('an override field encoding/json refuses', () => {
   });
 
   // hexutil.Uint64.UnmarshalJSON: ErrUint64Range -> "hex number > 64 bits", type hexutil.Uint64.
-  it.fails('a nonce past 64 bits', async () => {
+  it('a nonce past 64 bits', async () => {
     const error = await errorOf('eth_call', [CALL, 'latest', { [TARGET]: { nonce: `0x1${'0'.repeat(16)}` } }]);
     expect(error?.message).toMatch(
       /^invalid argument 2: json: cannot unmarshal hex number > 64 bits into Go struct field \S*nonce of type hexutil\.Uint64$/,
@@ -89,7 +89,7 @@ describe('an override field encoding/json refuses', () => {
   });
 
   // hexutil.Bytes.UnmarshalJSON: ErrOddLength -> "hex string of odd length", type hexutil.Bytes.
-  it.fails('code of odd length', async () => {
+  it('code of odd length', async () => {
     const error = await errorOf('eth_call', [CALL, 'latest', { [TARGET]: { code: '0x123' } }]);
     expect(error?.message).toMatch(
       /^invalid argument 2: json: cannot unmarshal hex string of odd length into Go struct field \S*code of type hexutil\.Bytes$/,
