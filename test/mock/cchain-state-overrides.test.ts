@@ -1,11 +1,9 @@
 /**
- * Adversarial review (hostile9): malformed state overrides on eth_call and eth_estimateGas. coreth v1.14.2 decodes
- * the third argument as a StateOverride (graft/coreth/internal/ethapi/api.go: OverrideAccount's Nonce
- * *hexutil.Uint64, Code *hexutil.Bytes, Balance **hexutil.Big; StateOverride.Apply), so a bad field is refused in
- * encoding/json's words behind "invalid argument 2: ", and Apply refuses an account with both 'state' and
- * 'stateDiff' as -32000 "account <addr.Hex()> has both 'state' and 'stateDiff'". The mock answers these in the words
- * of its EVM engine (serde's "... at line 1 column N", Hardhat's sentence) with the whole request echoed as `data`.
- * Each `it.fails` is such a bug.
+ * Malformed state overrides on eth_call and eth_estimateGas. coreth v1.14.2 decodes the third argument as a
+ * StateOverride (graft/coreth/internal/ethapi/api.go: OverrideAccount's Nonce *hexutil.Uint64, Code *hexutil.Bytes,
+ * Balance **hexutil.Big; StateOverride.Apply), so a bad field is refused in encoding/json's words behind
+ * "invalid argument 2: ", and Apply refuses an account with both 'state' and 'stateDiff' as -32000
+ * "account <addr.Hex()> has both 'state' and 'stateDiff'" (mock/cchain/state-override.ts).
  */
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,8 +26,8 @@ const errorOf = async (method: string, params: unknown[]) => (await c(method, pa
 
 describe("an override with both 'state' and 'stateDiff'", () => {
   // coreth api.go StateOverride.Apply: fmt.Errorf("account %s has both 'state' and 'stateDiff'", addr.Hex()),
-  // returned by DoCall as a plain error: -32000. The mock answers Hardhat's "The properties 'state' and 'stateDiff'
-  // cannot be used simultaneously ..." with "data": null.
+  // returned by DoCall as a plain error: -32000, not the engine's "The properties 'state' and 'stateDiff' cannot be
+  // used simultaneously ...".
   it('is refused by eth_call in coreth’s words', async () => {
     expect(await errorOf('eth_call', [CALL, 'latest', BOTH])).toEqual({
       code: -32000,
@@ -38,9 +36,7 @@ describe("an override with both 'state' and 'stateDiff'", () => {
   });
 
   // coreth v1.14.2 BlockChainAPI.EstimateGas(ctx, args, blockNrOrHash, overrides *StateOverride): DoEstimateGas
-  // applies the override the same way. The mock (mock/cchain/estimate-override.ts: appliedOverride returns false for
-  // `state`) hands all three params to its engine, whose eth_estimateGas takes two: "trailing characters at line 1
-  // column 123".
+  // applies the override the same way (the engine's eth_estimateGas takes no third param: "trailing characters").
   it('is refused by eth_estimateGas in coreth’s words, not as trailing characters', async () => {
     expect(await errorOf('eth_estimateGas', [CALL, 'latest', BOTH])).toEqual({
       code: -32000,
@@ -51,9 +47,8 @@ describe("an override with both 'state' and 'stateDiff'", () => {
 
 describe("a well-formed 'state' override on eth_estimateGas", () => {
   // coreth v1.14.2 EstimateGas takes the override and Apply replaces the account's storage (state.SetStorage), so a
-  // call reading storage is estimated as usual. The mock's estimate-override.ts cannot make `state` with its
-  // engine's edits (overrideEdits returns undefined) and passes the three params on, refused as "trailing characters
-  // at line 1 column 123" with -32602: a valid call refused.
+  // call reading storage is estimated as usual (the engine's edits cannot make `state`: mock/cchain/call-run.ts
+  // searches the gas with eth_call, which takes the override).
   it('is estimated, as without the override', async () => {
     const word = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
     // Code that returns its slot 1 (PUSH1 1, SLOAD, PUSH1 0, MSTORE, PUSH1 32, PUSH1 0, RETURN).
@@ -70,8 +65,7 @@ describe("a well-formed 'state' override on eth_estimateGas", () => {
 describe('an override field encoding/json refuses', () => {
   // hexutil.Big.UnmarshalJSON: wrapTypeError(ErrBig256Range, bigT) -> "json: cannot unmarshal hex number > 256 bits
   // into Go struct field OverrideAccount.balance of type *hexutil.Big"; geth's server prefixes "invalid argument 2: "
-  // (rpc/json.go parsePositionalArguments) and sends -32602 without data. The mock sends serde's "invalid value: string
-  // ..., expected a 32 byte hex string at line 1 column 272" and echoes the request as data.
+  // (rpc/json.go parsePositionalArguments) and sends -32602 without data, not the engine's serde text.
   it('a balance past 256 bits', async () => {
     const error = await errorOf('eth_call', [CALL, 'latest', { [TARGET]: { balance: `0x1${'0'.repeat(64)}` } }]);
     expect(error).toEqual({ code: -32602, message: expect.any(String) });

@@ -1,11 +1,9 @@
 /**
- * Adversarial review (hostile9): code that halts, reached by eth_call and eth_estimateGas. coreth v1.14.2's DoCall
+ * Code that halts, reached by eth_call and eth_estimateGas. coreth v1.14.2's DoCall
  * (graft/coreth/internal/ethapi/api.go) runs the message with RPCGasCap 50,000,000 gas when none is given
  * (plugin/evm/config/default_config.go) under RPCEVMTimeout 5 s (eth/ethconfig/config.go), and a halt comes back as
- * -32000 with the vm error's text (core/vm/errors.go; no data: geth's jsonError has data only for a revert).
- * eth_createAccessList already words halts so (mock/cchain/access-list.ts, VM_ERRORS); eth_call and eth_estimateGas
- * answer in the engine's words ("StackOverflow", "VM Exception while processing transaction: invalid opcode") and,
- * for an endless loop, do not answer at all while the whole C-Chain waits. Each `it.fails` is such a bug.
+ * -32000 with the vm error's text (core/vm/errors.go; no data: geth's jsonError has data only for a revert). An
+ * endless loop is answered, and the rest of the C-Chain is not held up behind it (mock/cchain/call-run.ts).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
@@ -56,7 +54,7 @@ describe('a halt in eth_call and eth_estimateGas', () => {
     });
   });
 
-  // DoCall: ErrOutOfGas's text "out of gas"; the mock sends "Transaction ran out of gas" with the engine's data.
+  // DoCall: ErrOutOfGas's text "out of gas", not the engine's "Transaction ran out of gas" with its data.
   it('runs out of the gas it is given as "out of gas"', async () => {
     const address = await deploy(ENDLESS);
     expect((await c('eth_call', [{ to: address, gas: '0x186a0' }, 'latest'])).error).toEqual({
@@ -74,8 +72,8 @@ describe('an endless loop called without a gas limit', () => {
   });
 
   // coreth runs it with the 50,000,000 gas cap (a few million loops) and stops it after RPCEVMTimeout at the latest:
-  // "out of gas" or "execution aborted (timeout = 5s)". The mock gave no answer within 60 s, and eth_chainId sent
-  // meanwhile waited as long (suspected: the engine's run of 50M gas under the chain's queue, mock/cchain/evm.ts).
+  // "out of gas" or "execution aborted (timeout = 5s)"; eth_chainId sent meanwhile must not wait for 50M gas of the
+  // engine's run (the chain's queue, mock/cchain/evm.ts; the bound, mock/cchain/call-run.ts).
   it('is answered within 20 s, and the chain answers others meanwhile and after', {
     timeout: 60_000,
   }, async () => {
@@ -92,7 +90,7 @@ describe('an endless loop called without a gas limit', () => {
   });
 
   // gasestimator.Estimate (graft/coreth/eth/gasestimator/gasestimator.go): the first run at the cap fails with
-  // ErrOutOfGas, so "gas required exceeds allowance (50000000)" after one run. The mock gave no answer within 40 s.
+  // ErrOutOfGas, so "gas required exceeds allowance (50000000)" after one run.
   it('is answered by eth_estimateGas within 20 s', { timeout: 60_000 }, async () => {
     const address = await deploy(ENDLESS);
     const answer = await within(c('eth_estimateGas', [{ to: address }, 'latest']), 20_000);

@@ -1,7 +1,7 @@
 /**
- * Adversarial review (hostile9): dev methods at /ext/bc/C/rpc with params past their range. The project's rule: a
- * refused call changes nothing (blocks, balances, the network's clock), and its error is the one the tool it copies
- * (anvil's api.rs, Hardhat's EDR) would send. Each `it.fails` is a bug found, with the source of the expectation.
+ * Dev methods at /ext/bc/C/rpc with params past their range. The project's rule: a refused call changes nothing
+ * (blocks, balances, the network's clock), and its error is the one the tool it copies (anvil's api.rs, Hardhat's
+ * EDR) would send; each test names the source of its expectation.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
@@ -28,8 +28,7 @@ const lastBlockTime = async () =>
 describe('dev methods refused part-way', () => {
   // Hardhat's EDR reads hardhat_mine's params as Option<u64> (crates/edr_provider/src/requests/hardhat/miner.rs,
   // handle_mine(data, number_of_blocks: Option<u64>, interval: Option<u64>)), so an 80-bit interval fails to
-  // deserialize with -32602 before any block is mined. The mock mines the first block, then refuses on the
-  // second block's time (mock/cchain/dev-rpc-handlers.ts, mine(): increaseTime only from i > 0 when !first).
+  // deserialize with -32602 before any block is mined.
   it('hardhat_mine with an interval past 64 bits is refused and mines nothing', async () => {
     const [blocks, time] = [await blockNumber(), await pTime()];
     const { error } = await c('hardhat_mine', ['0x3', INTERVAL_PAST_U64]);
@@ -38,9 +37,8 @@ describe('dev methods refused part-way', () => {
   });
 
   // The guide's rule (a refused call changes nothing). evm_mine's {timestamp, blocks} form is Ganache's
-  // (ganache's ethereum api.ts, evm_mine(options: MineOptions)); the mock moves the network's clock to `timestamp`
-  // (setTime in mock/cchain/dev-rpc-handlers.ts, evmMine) before its own "at most 1000" check refuses `blocks`, so
-  // the P-Chain's time jumps although the call was refused.
+  // (ganache's ethereum api.ts, evm_mine(options: MineOptions)): the mock's "at most 1000" check comes before the
+  // network's clock moves to `timestamp`.
   it('evm_mine {timestamp, blocks: 1001} is refused and leaves the clock where it was', async () => {
     const before = await pTime();
     const timestamp = Number((await lastBlockTime()) + 5000n);
@@ -50,9 +48,7 @@ describe('dev methods refused part-way', () => {
   });
 
   // The guide's rule again: anvil itself refuses nothing here (api.rs anvil_mine moves its clock by `interval` before
-  // each block, in u64 seconds), but the mock's clock ends at 9999-12-31, so the second block's time is refused after
-  // the first block was built and the clock moved (mine() in mock/cchain/dev-rpc-handlers.ts checks each block's time
-  // only as it reaches it). Refused or not, all or nothing.
+  // each block, in u64 seconds), but the mock's clock ends at 9999-12-31. Refused or not, all or nothing.
   it('anvil_mine whose later blocks pass year 9999 builds all of them or none', async () => {
     const [blocks, time] = [await blockNumber(), await pTime()];
     const interval = `0x${(150_000_000_000).toString(16)}`;
@@ -72,9 +68,7 @@ describe('dev methods refused part-way', () => {
 describe('anvil_addBalance past 2^256 - 1', () => {
   // anvil adds with saturation (foundry crates/anvil/src/eth/api.rs, anvil_add_balance:
   // `current_balance.saturating_add(balance)`, foundry commit 94d1caab "prevent balance overflow in
-  // anvil_addBalance", #13457): the balance stays at 2^256 - 1 and the call answers null. The mock hands the sum to
-  // its EVM, whose parser refuses it, and answers -32000 with that parser's words ("invalid value ... supplied to :
-  // QUANTITY at line 1 column 179"), a detail of the mock's insides (mock/cchain/dev-rpc-handlers.ts, anvilAddBalance).
+  // anvil_addBalance", #13457): the balance stays at 2^256 - 1 and the call answers null.
   it('saturates at 2^256 - 1 and answers null, as anvil does', async () => {
     expect((await c('anvil_setBalance', [WHALE, MAX_U256])).error).toBeUndefined();
     const added = await c('anvil_addBalance', [WHALE, '0x1']);
