@@ -52,7 +52,7 @@ function gasShaped(code: string): boolean {
   return false;
 }
 
-/** The code a call runs at its top: the state override's, the account's, or a creation's data. */
+/** The code a call runs at its top: the state override's, the account's, or a creation's data (GAS if unknown). */
 async function topCode(chain: CChain, provider: Provider, [args, block = 'latest', overrides]: unknown[]) {
   const { to, data, input } = args as { to?: unknown; data?: unknown; input?: unknown };
   if (typeof to !== 'string') return String(input ?? data ?? '0x');
@@ -60,7 +60,14 @@ async function topCode(chain: CChain, provider: Provider, [args, block = 'latest
     ([address]) => address.toLowerCase() === to.toLowerCase(),
   )?.[1]?.code;
   if (typeof overridden === 'string') return overridden;
-  return (await chain.call(provider, 'eth_getCode', [to, block])) as string;
+  // A state the engine cannot read code at (a fork's own block) leaves the call to the engine's error, at its gas.
+  return chain.call(provider, 'eth_getCode', [to, block]).then(
+    (code) => code as string,
+    (error: unknown) => {
+      if (error instanceof EvmError) return '0x5a';
+      throw error;
+    },
+  );
 }
 
 /** The gas the engine asks beyond `limit`, when it refused the call's intrinsic gas. */
@@ -144,7 +151,8 @@ export async function runCall(chain: CChain, provider: Provider, params: unknown
  * is given the gas that first run needed.
  */
 export async function runEstimate(chain: CChain, provider: Provider, params: unknown[]): Promise<string> {
-  const [args, block = 'latest', ...rest] = params;
+  // The engine's estimate runs on its pending block when none is named (on a fork, the first block it knows rules for).
+  const [args, block = 'pending', ...rest] = params;
   const given = (args ?? {}) as { gas?: unknown };
   const header = (await chain.call(provider, 'eth_getBlockByNumber', ['latest', false])) as { gasLimit: string };
   const asked = typeof given.gas === 'string' && BigInt(given.gas) >= 21_000n ? BigInt(given.gas) : undefined;
