@@ -104,7 +104,7 @@ async function boundedCall(chain: CChain, provider: Provider, params: unknown[],
       continue;
     }
     if (haltOf(outcome.error) !== 'OutOfGas') return outcome;
-    const next = limit * 8n < gas ? limit * 8n : gas;
+    const next = limit * 2n < gas ? limit * 2n : gas;
     const projected = ((Date.now() - runStarted) * Number(next)) / Number(limit);
     if (Date.now() - started + projected > TIMEOUT_MS) return { timeout: true };
     limit = next;
