@@ -62,6 +62,27 @@ describe("a well-formed 'state' override on eth_estimateGas", () => {
   });
 });
 
+describe("a 'state' override on eth_estimateGas", () => {
+  // Apply's SetStorage replaces the whole storage: the estimate is the one of the code run on the override's slots.
+  it('is estimated on the override’s storage, not the account’s', async () => {
+    const word = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
+    // Stores 1 at slot 5 only when slot 0 is set (PUSH1 0, SLOAD, PUSH1 7, JUMPI, STOP, JUMPDEST, SSTORE(5, 1), STOP).
+    const writer = '0x00000000000000000000000000000000000c0de2';
+    expect((await c('hardhat_setCode', [writer, '0x600054600757005b600160055500'])).error).toBeUndefined();
+    const call = { to: writer };
+    const estimate = async (override?: object) =>
+      BigInt(
+        (await c('eth_estimateGas', [call, 'latest', ...(override ? [{ [writer]: override }] : [])])).result as string,
+      );
+    const skipping = await estimate();
+    const storing = await estimate({ state: { [word(0)]: word(1) } });
+    expect(storing).toBeGreaterThan(skipping + 20_000n);
+    expect((await c('hardhat_setStorageAt', [writer, '0x0', word(1)])).error).toBeUndefined();
+    expect(await estimate()).toBe(storing);
+    expect(await estimate({ state: {} })).toBe(skipping);
+  });
+});
+
 describe('an override field encoding/json refuses', () => {
   // hexutil.Big.UnmarshalJSON: wrapTypeError(ErrBig256Range, bigT) -> "json: cannot unmarshal hex number > 256 bits
   // into Go struct field OverrideAccount.balance of type *hexutil.Big"; geth's server prefixes "invalid argument 2: "
