@@ -47,7 +47,7 @@ function activePrecompiles(chain: CChain, time: bigint): string[] {
 }
 
 /** geth's vm errors by the engine's name of the halt (core/vm/errors.go). */
-const VM_ERRORS: Record<string, string> = {
+export const VM_ERRORS: Record<string, string> = {
   OutOfGas: 'out of gas',
   MemoryOOG: 'out of gas',
   MemoryLimitOOG: 'out of gas',
@@ -80,7 +80,7 @@ const POPS: Record<string, number> = Object.fromEntries(
 const pops = (op: string) => POPS[op] ?? (/^DUP(\d+)$/.test(op) ? Number(op.slice(3)) : Number(op.slice(4)) + 1);
 
 /** The run's vm error text (ExecutionResult.Err), from the outermost frame's last step; undefined when it succeeded. */
-async function vmError(trace: Trace, code: () => Promise<string>, engineError: () => Promise<string>) {
+export async function vmError(trace: Trace, code: () => Promise<string>, engineError: () => Promise<string>) {
   if (!trace.failed) return undefined;
   const last = trace.structLogs.filter((log) => log.depth === 1).at(-1);
   const halt = last?.error?.match(/^Some\((\w+)/)?.[1];
@@ -107,7 +107,7 @@ async function vmError(trace: Trace, code: () => Promise<string>, engineError: (
  */
 const TRACE_GAS = 1_000_000n;
 /** A step trace (some 30 µs and 800 bytes a step) is made only to word a halt, within this gas. */
-const STEP_TRACE_GAS = 300_000n;
+export const STEP_TRACE_GAS = 300_000n;
 
 /** geth's texts of the halts the engine's callTracer words as geth does. */
 const GETH_TEXTS = new Set(['execution reverted', ...Object.values(VM_ERRORS), 'invalid opcode: INVALID']);
@@ -209,7 +209,7 @@ export async function createAccessList(chain: CChain, provider: Provider, params
 
 const PRESTATE = { tracer: 'prestateTracer' };
 const CALLS = { tracer: 'callTracer' };
-const STEPS = { disableStorage: true, disableMemory: true };
+export const STEPS = { disableStorage: true, disableMemory: true };
 
 /** Whether code that ran (an account's, a creation's) reads GAS: a run within TRACE_GAS may go otherwise with more. */
 function readsGasIn(frames: readonly CallFrame[], prestate: Prestate, creation: string | undefined): boolean {

@@ -10,11 +10,13 @@ import { createAccessList } from './access-list.ts';
 import { enginePriced, messageRefusal, paysFee, toMessage } from './access-list-args.ts';
 import { callWithBlockOverrides, hasBlockOverrides, refusedBlockOverrides } from './block-overrides.ts';
 import { BLOCK_NUMBER_OR_HASH, engineParams } from './block-hashes.ts';
+import { runEstimate } from './call-run.ts';
 import { engineLookup } from './block-reads.ts';
 import type { CChain } from './evm.ts';
 import { COINBASE, EvmError } from './evm.ts';
 import { appliedOverride, withOverride } from './estimate-override.ts';
 import { gethAnswer } from './geth-errors.ts';
+import { bothStateAndDiff } from './state-override.ts';
 import { ethChecksum } from '../engine/dev.ts';
 
 type Provider = Parameters<Parameters<CChain['run']>[0]>[0];
@@ -197,10 +199,13 @@ export async function corethFirst(chain: CChain, method: string, params: unknown
   const refused = overridden ? refusedBlockOverrides(args) : undefined;
   if (refused !== undefined) return JSON.stringify({ error: { code: -32602, message: refused } });
   const checked = method === 'eth_call' && checkedCall(args[0]);
-  if (!named && !overridden && !checked && method !== 'eth_estimateGas' && method !== 'eth_createAccessList')
+  // StateOverride.Apply, after the block's lookup.
+  const both = method === 'eth_call' || method === 'eth_estimateGas' ? bothStateAndDiff(args) : undefined;
+  if (!named && !overridden && !checked && !both && method !== 'eth_estimateGas' && method !== 'eth_createAccessList')
     return undefined;
   return chain.run(async (provider) => {
     let refusal = named ? await blockRefusal(chain, provider, at, byState !== undefined) : undefined;
+    refusal ??= both;
     // GetProof looks the hash up first (api_extra.go stateQueryBlockNumberAllowed), in its own words.
     if (method === 'eth_getProof' && refusal === HASH_NOT_FOUND)
       refusal = `historical proof query not allowed: block from hash ${hashOf(at)} doesn't exist`;
@@ -215,8 +220,11 @@ export async function corethFirst(chain: CChain, method: string, params: unknown
       return callWithBlockOverrides(chain, provider, priced ? [priced, ...args.slice(1)] : args);
     if (method !== 'eth_estimateGas') return undefined;
     const estimate = async (params: unknown[]) =>
-      (await plainTransfer(chain, provider, params)) ? `{"result":"0x${TX_GAS.toString(16)}"}` : undefined;
-    if (args[2] === undefined || args[2] === null || !appliedOverride(args)) return estimate(args);
+      (await plainTransfer(chain, provider, params))
+        ? `{"result":"0x${TX_GAS.toString(16)}"}`
+        : runEstimate(chain, provider, (engineParams(chain, method, params) ?? params) as unknown[]);
+    if (args[2] === undefined || args[2] === null || !appliedOverride(args))
+      return gethAnswer(method, await estimate(args));
     return gethAnswer(method, await withOverride(chain, provider, args, estimate));
   });
 }

@@ -7,9 +7,11 @@
 import type { CChainDevHandlers, HardhatResetParams, Quantity } from '../../generated/c-chain/server/dist/index.js';
 import { RpcError } from '../../generated/c-chain/server/dist/index.js';
 import type { DevControls } from '../engine/dev.ts';
+import { LAST_RFC3339_SECOND, rfc3339 } from '../world/reads.ts';
 import type { CChain } from './evm.ts';
 
 const MAX_SNAPSHOT = BigInt(Number.MAX_SAFE_INTEGER);
+const MAX_U256 = 2n ** 256n - 1n;
 
 const bigintOf = (value: Quantity | bigint): bigint => BigInt(value);
 const evmAddress = (address: string): string => address.slice(2).toLowerCase();
@@ -67,8 +69,22 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
     await setTime((last > now ? last : now) + bigintOf(seconds));
     return offsetOf(chain);
   };
-  const mine = async (blocks: bigint, interval: bigint, first: boolean) => {
+  const checkBlocks = (blocks: bigint) => {
     if (blocks > 1000n) throw invalid(`blocks must be at most 1000: the mock builds every block, not ${blocks}`);
+  };
+  /** Refused before any block is built: a refused call changes nothing. */
+  const mine = async (blocks: bigint, interval: bigint, first: boolean) => {
+    checkBlocks(blocks);
+    // EDR and anvil read the interval as a u64.
+    if (interval >= 2n ** 64n) throw invalid(`interval ${interval} is more than 64 bits`);
+    const moves = first ? blocks : blocks - 1n;
+    if (interval > 0n && moves > 0n) {
+      const now = chain.world.time.get();
+      const last = await lastBlockTime();
+      const end = (last > now ? last : now) + interval * moves;
+      if (end > LAST_RFC3339_SECOND)
+        throw invalid(`time ${end} is after ${rfc3339(LAST_RFC3339_SECOND)}, the last time the node's JSON can write`);
+    }
     if (interval === 0n) {
       if (blocks > 0n) await dev.mine({ chain: 'C', blocks: Number(blocks) });
       return;
@@ -140,6 +156,7 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
     evmMine: async ({ options }) => {
       const { timestamp, blocks = 1 } =
         typeof options === 'object' && options !== null ? options : { timestamp: options ?? undefined };
+      checkBlocks(bigintOf(blocks));
       if (timestamp !== undefined) await setTime(timestamp);
       await mine(bigintOf(blocks), 0n, false);
       return '0' as const;
@@ -164,7 +181,9 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
     anvilAddBalance: anvil(({ address, amount }) =>
       chain.run(async (provider) => {
         const account = evmAddress(address);
-        chain.setBalance(account, (await chain.balance(provider, account)) + bigintOf(amount));
+        // anvil_add_balance's saturating_add.
+        const sum = (await chain.balance(provider, account)) + bigintOf(amount);
+        chain.setBalance(account, sum < MAX_U256 ? sum : MAX_U256);
       }),
     ),
     anvilSetCode: anvil(setCode),

@@ -19,6 +19,8 @@ import { withCallData } from './call-data.ts';
 import { feeMethods } from './fees-rpc.ts';
 import { transactionHash } from './nonce-queue.ts';
 import { filterMethods } from './filters.ts';
+import { runCall } from './call-run.ts';
+import { refusedStateOverride } from './state-override.ts';
 import { corethRefusal, gethAnswer } from './geth-errors.ts';
 import { corethReceipt } from './receipts.ts';
 import { rawTransactionRefusal, transactionSender } from './raw-transaction.ts';
@@ -161,7 +163,10 @@ async function answerOne(chain: CChain, own: OwnMethods, id: string, method: str
     (chain.release && (await unservedMethods(chain.release)).has(method))
   )
     return errorJson(id, -32601, `the method ${method} does not exist/is not available`);
-  const refused = (await refusedParams(method, params, chain.release)) ?? refusedTransactionArgs(method, params);
+  const refused =
+    (await refusedParams(method, params, chain.release)) ??
+    refusedTransactionArgs(method, params) ??
+    refusedStateOverride(method, params);
   if (refused !== undefined) return errorJson(id, -32602, refused);
   const [signed] = Array.isArray(params) ? params : [];
   const undecoded = method === 'eth_sendRawTransaction' && typeof signed === 'string' && rawTransactionRefusal(signed);
@@ -203,7 +208,13 @@ async function answerOne(chain: CChain, own: OwnMethods, id: string, method: str
       return '{"error":{"code":-32000,"message":"already known"}}';
     const { answer: sent, queued } = WRITES.has(method)
       ? await chain.sendTransaction(p, request)
-      : { answer: await chain.raw(p, request), queued: false };
+      : {
+          answer:
+            method === 'eth_call'
+              ? await runCall(chain, p, JSON.parse(engine) as unknown[])
+              : await chain.raw(p, request),
+          queued: false,
+        };
     const answer = corethAnswer(chain, method, sent);
     if (method === 'eth_sendRawTransaction' && typeof raw === 'string') {
       const { result } = JSON.parse(answer) as { result?: unknown };

@@ -1,0 +1,201 @@
+/**
+ * eth_call and eth_estimateGas run on the engine as coreth bounds them: DoCall under RPCEVMTimeout (5 s,
+ * eth/ethconfig/config.go: "execution aborted (timeout = 5s)"), gasestimator.Estimate's first run at its allowance
+ * ("gas required exceeds allowance (%d)"), and a halt answered -32000 in geth's words (core/vm/errors.go), no data.
+ *
+ * Why bounded here: the engine (EDR 0.22) runs an eth_call with its own per-step trace collection, which its config
+ * cannot turn off (observability {} and the logger off already): measured ~1.2 µs of CPU per gas of a 3-op loop with
+ * bailOnCallFailure on or off, so coreth's 50,000,000 gas cap takes a minute of CPU, holding the chain's queue. EDR
+ * cannot be stopped mid-run, so a call runs first within PROBE_GAS; only one that runs out of that gas at its top is
+ * run again with more, each time only while the run, projected from the last one's time, ends within the 5 s.
+ */
+import { STEP_TRACE_GAS, STEPS, VM_ERRORS, vmError } from './access-list.ts';
+import { readsGas, type Trace } from './access-list-tracer.ts';
+import { type CChain, EvmError } from './evm.ts';
+import { RPC_GAS_CAP } from './transaction-args.ts';
+
+type Provider = Parameters<Parameters<CChain['run']>[0]>[0];
+
+/** The gas of a call's first run: ~0.5 s of the engine's CPU on the costliest steps (2-3 gas each). */
+const PROBE_GAS = 500_000n;
+/** RPCEVMTimeout's default (eth/ethconfig/config.go). */
+const TIMEOUT_MS = 5_000;
+const TIMEOUT = 'execution aborted (timeout = 5s)';
+
+const quantity = (value: bigint) => `0x${value.toString(16)}`;
+const failure = (message: string) => JSON.stringify({ error: { code: -32000, message } });
+
+type Outcome = { result: unknown } | { error: EvmError } | { timeout: true };
+
+/** The engine's name of the run's halt (its error's data.reason), or undefined for a revert or another error. */
+function haltOf(error: EvmError): string | undefined {
+  const reason = (error.data as { reason?: unknown } | undefined)?.reason;
+  if (typeof reason === 'string') return reason;
+  if (typeof reason !== 'object' || reason === null) return undefined;
+  if ('OutOfGas' in reason) return 'OutOfGas';
+  const inner = (reason as { Inner?: unknown }).Inner;
+  return typeof inner === 'string' ? inner : undefined;
+}
+
+/** Opcodes that start a frame whose gas is a share of what is left (CREATE, CALL, CALLCODE, DELEGATECALL, CREATE2, STATICCALL). */
+const FRAMES = new Set([0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa]);
+
+/** Whether a run of `code` may take another course with another gas limit: it reads GAS or starts frames. */
+function gasShaped(code: string): boolean {
+  if (readsGas(code)) return true;
+  const bytes = Buffer.from(code.slice(2), 'hex');
+  for (let pc = 0; pc < bytes.length; pc++) {
+    const op = bytes[pc]!;
+    if (FRAMES.has(op)) return true;
+    if (op >= 0x60 && op <= 0x7f) pc += op - 0x5f;
+  }
+  return false;
+}
+
+/** The code a call runs at its top: the state override's, the account's, or a creation's data (GAS if unknown). */
+async function topCode(chain: CChain, provider: Provider, [args, block = 'latest', overrides]: unknown[]) {
+  const { to, data, input } = args as { to?: unknown; data?: unknown; input?: unknown };
+  if (typeof to !== 'string') return String(input ?? data ?? '0x');
+  const overridden = Object.entries((overrides ?? {}) as Record<string, { code?: unknown }>).find(
+    ([address]) => address.toLowerCase() === to.toLowerCase(),
+  )?.[1]?.code;
+  if (typeof overridden === 'string') return overridden;
+  // A state the engine cannot read code at (a fork's own block) leaves the call to the engine's error, at its gas.
+  return chain.call(provider, 'eth_getCode', [to, block]).then(
+    (code) => code as string,
+    (error: unknown) => {
+      if (error instanceof EvmError) return '0x5a';
+      throw error;
+    },
+  );
+}
+
+/** The gas the engine asks beyond `limit`, when it refused the call's intrinsic gas. */
+const intrinsicOf = (error: EvmError) => /^Transaction requires at least (\d+) gas/.exec(error.message)?.[1];
+
+/**
+ * The engine's eth_call of `args` at `block` (engine params, any overrides after) with up to `gas`, run within
+ * PROBE_GAS first and with more only while it runs out at its top and the next run is projected to end in time. Code
+ * whose course may depend on its gas (./access-list-tracer.ts readsGas, or frames) is run with all of it.
+ */
+async function boundedCall(chain: CChain, provider: Provider, params: unknown[], gas: bigint): Promise<Outcome> {
+  const [args, ...rest] = params;
+  const run = async (limit: bigint): Promise<Outcome> => {
+    try {
+      return {
+        result: await chain.call(provider, 'eth_call', [{ ...(args as object), gas: quantity(limit) }, ...rest]),
+      };
+    } catch (error) {
+      if (!(error instanceof EvmError)) throw error;
+      return { error };
+    }
+  };
+  if (gas <= PROBE_GAS || gasShaped(await topCode(chain, provider, params))) return run(gas);
+  const started = Date.now();
+  let limit = PROBE_GAS;
+  for (;;) {
+    const runStarted = Date.now();
+    const outcome = await run(limit);
+    if (limit >= gas || !('error' in outcome)) return outcome;
+    const intrinsic = intrinsicOf(outcome.error);
+    if (intrinsic !== undefined) {
+      if (BigInt(intrinsic) > gas) return run(gas);
+      limit = BigInt(intrinsic) + PROBE_GAS < gas ? BigInt(intrinsic) + PROBE_GAS : gas;
+      continue;
+    }
+    if (haltOf(outcome.error) !== 'OutOfGas') return outcome;
+    const next = limit * 2n < gas ? limit * 2n : gas;
+    const projected = ((Date.now() - runStarted) * Number(next)) / Number(limit);
+    if (Date.now() - started + projected > TIMEOUT_MS) return { timeout: true };
+    limit = next;
+  }
+}
+
+/** geth's text of the run's halt (a step trace words those whose text names a step), or undefined for a revert. */
+async function haltText(chain: CChain, provider: Provider, [args, ...rest]: unknown[], gas: bigint, error: EvmError) {
+  const halt = haltOf(error);
+  if (halt === undefined) return undefined;
+  if (VM_ERRORS[halt]) return VM_ERRORS[halt];
+  const [block = 'latest'] = rest;
+  const fields = args as { to?: unknown; data?: unknown; input?: unknown };
+  const steps = gas < STEP_TRACE_GAS ? gas : STEP_TRACE_GAS;
+  const trace = (await chain.call(provider, 'debug_traceCall', [
+    { ...fields, gas: quantity(steps) },
+    block,
+    STEPS,
+  ])) as Trace;
+  const code = async () =>
+    typeof fields.to === 'string'
+      ? ((await chain.call(provider, 'eth_getCode', [fields.to, block])) as string)
+      : String(fields.input ?? fields.data ?? '0x');
+  return (await vmError(trace, code, async () => error.message)) ?? error.message;
+}
+
+/** The engine's answer as `{"error":…}` JSON, revert data kept for gethAnswer. */
+const engineError = ({ code, message, data }: EvmError) =>
+  JSON.stringify({ error: data === undefined || data === null ? { code, message } : { code, message, data } });
+
+/** eth_call's answer to the engine's `params` (its gas set: ./transaction-args.ts withCallGas). */
+export async function runCall(chain: CChain, provider: Provider, params: unknown[]): Promise<string> {
+  const gas = BigInt(((params[0] ?? {}) as { gas?: string }).gas ?? quantity(RPC_GAS_CAP));
+  const outcome = await boundedCall(chain, provider, params, gas);
+  if ('timeout' in outcome) return failure(TIMEOUT);
+  if ('result' in outcome) return JSON.stringify({ result: outcome.result });
+  const text = await haltText(chain, provider, params, gas, outcome.error);
+  return text === undefined ? engineError(outcome.error) : failure(text);
+}
+
+/**
+ * eth_estimateGas's answer to the engine's `params`: gasestimator.Estimate's first run at its allowance (the call's
+ * gas from params.TxGas, else the block's gas limit, at most the RPC gas cap), then the engine's binary search, which
+ * is given the gas that first run needed.
+ */
+export async function runEstimate(chain: CChain, provider: Provider, params: unknown[]): Promise<string> {
+  // The engine's estimate runs on its pending block when none is named (on a fork, the first block it knows rules for).
+  const [args, block = 'pending', ...rest] = params;
+  const given = (args ?? {}) as { gas?: unknown };
+  const header = (await chain.call(provider, 'eth_getBlockByNumber', ['latest', false])) as { gasLimit: string };
+  const asked = typeof given.gas === 'string' && BigInt(given.gas) >= 21_000n ? BigInt(given.gas) : undefined;
+  const wanted = asked ?? BigInt(header.gasLimit);
+  const allowance = wanted < RPC_GAS_CAP ? wanted : RPC_GAS_CAP;
+  const callParams = [args ?? {}, block, ...rest];
+  /** The binary search of gasestimator.Estimate, to the least gas a run succeeds with. */
+  const leastGas = async (succeeds: bigint) => {
+    let [lo, hi] = [20_999n, succeeds];
+    while (lo + 1n < hi) {
+      const mid = (lo + hi) / 2n;
+      const ran = await chain
+        .calls(provider, [['eth_call', [{ ...(args as object), gas: quantity(mid) }, block, ...rest]]])
+        .then(
+          () => true,
+          (error: unknown) => {
+            if (error instanceof EvmError) return false;
+            throw error;
+          },
+        );
+      if (ran) hi = mid;
+      else lo = mid;
+    }
+    return hi;
+  };
+  const outcome = await boundedCall(chain, provider, callParams, allowance);
+  // coreth's estimate has no timeout: it runs to the allowance, which a call the mock cannot run in time is taken to pass.
+  if ('timeout' in outcome || ('error' in outcome && haltOf(outcome.error) === 'OutOfGas'))
+    return failure(`gas required exceeds allowance (${allowance})`);
+  if ('error' in outcome) {
+    const text = await haltText(chain, provider, callParams, allowance, outcome.error);
+    return text === undefined ? engineError(outcome.error) : failure(text);
+  }
+  // A state override the engine's eth_estimateGas cannot take (./estimate-override.ts): the least gas found by eth_call.
+  if (rest[0] !== undefined && rest[0] !== null) return JSON.stringify({ result: quantity(await leastGas(allowance)) });
+  const searched =
+    asked === undefined && allowance <= BigInt(header.gasLimit)
+      ? args
+      : { ...(args as object), gas: quantity(allowance) };
+  try {
+    return JSON.stringify({ result: await chain.call(provider, 'eth_estimateGas', [searched ?? {}, block]) });
+  } catch (error) {
+    if (!(error instanceof EvmError)) throw error;
+    return engineError(error);
+  }
+}
