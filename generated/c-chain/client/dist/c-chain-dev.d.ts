@@ -226,7 +226,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `evm_revert` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmRevertParams}).
+   * @param params - The params, sent by position ({@link EvmRevertParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmRevertResult}).
    */
@@ -240,7 +240,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_revert` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilRevertParams}).
+   * @param params - The params, sent by position ({@link AnvilRevertParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilRevertResult}).
    */
@@ -257,7 +257,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `evm_increaseTime` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmIncreaseTimeParams}).
+   * @param params - The params, sent by position ({@link EvmIncreaseTimeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmIncreaseTimeResult}).
    */
@@ -274,7 +274,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_increaseTime` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilIncreaseTimeParams}).
+   * @param params - The params, sent by position ({@link AnvilIncreaseTimeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilIncreaseTimeResult}).
    */
@@ -290,7 +290,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `evm_setNextBlockTimestamp` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmSetNextBlockTimestampParams}).
+   * @param params - The params, sent by position ({@link EvmSetNextBlockTimestampParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmSetNextBlockTimestampResult}).
    */
@@ -308,7 +308,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_setNextBlockTimestamp` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetNextBlockTimestampParams}).
+   * @param params - The params, sent by position ({@link AnvilSetNextBlockTimestampParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetNextBlockTimestampResult}).
    */
@@ -325,7 +325,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `evm_setTime` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmSetTimeParams}).
+   * @param params - The params, sent by position ({@link EvmSetTimeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmSetTimeResult}).
    */
@@ -339,7 +339,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_setTime` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetTimeParams}).
+   * @param params - The params, sent by position ({@link AnvilSetTimeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetTimeResult}).
    */
@@ -355,7 +355,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `evm_mine` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmMineParams}).
+   * @param params - The params, sent by position ({@link EvmMineParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmMineResult}).
    */
@@ -369,7 +369,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_mine` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilMineParams}).
+   * @param params - The params, sent by position ({@link AnvilMineParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilMineResult}).
    */
@@ -383,7 +383,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `hardhat_mine` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatMineParams}).
+   * @param params - The params, sent by position ({@link HardhatMineParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatMineResult}).
    */
@@ -421,7 +421,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `evm_setAutomine` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmSetAutomineParams}).
+   * @param params - The params, sent by position ({@link EvmSetAutomineParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmSetAutomineResult}).
    */
@@ -435,7 +435,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_setAutomine` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetAutomineParams}).
+   * @param params - The params, sent by position ({@link AnvilSetAutomineParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetAutomineResult}).
    */
@@ -450,7 +450,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `evm_setIntervalMining` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmSetIntervalMiningParams}).
+   * @param params - The params, sent by position ({@link EvmSetIntervalMiningParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmSetIntervalMiningResult}).
    */
@@ -465,7 +465,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_setIntervalMining` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetIntervalMiningParams}).
+   * @param params - The params, sent by position ({@link AnvilSetIntervalMiningParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetIntervalMiningResult}).
    */
@@ -482,7 +482,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_setBalance` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetBalanceParams}).
+   * @param params - The params, sent by position ({@link AnvilSetBalanceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetBalanceResult}).
    */
@@ -496,7 +496,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `hardhat_setBalance` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatSetBalanceParams}).
+   * @param params - The params, sent by position ({@link HardhatSetBalanceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatSetBalanceResult}).
    */
@@ -509,7 +509,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_addBalance` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilAddBalanceParams}).
+   * @param params - The params, sent by position ({@link AnvilAddBalanceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilAddBalanceResult}).
    */
@@ -522,7 +522,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_setCode` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetCodeParams}).
+   * @param params - The params, sent by position ({@link AnvilSetCodeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetCodeResult}).
    */
@@ -535,7 +535,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `hardhat_setCode` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatSetCodeParams}).
+   * @param params - The params, sent by position ({@link HardhatSetCodeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatSetCodeResult}).
    */
@@ -549,7 +549,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_setNonce` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetNonceParams}).
+   * @param params - The params, sent by position ({@link AnvilSetNonceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetNonceResult}).
    */
@@ -563,7 +563,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `hardhat_setNonce` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatSetNonceParams}).
+   * @param params - The params, sent by position ({@link HardhatSetNonceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatSetNonceResult}).
    */
@@ -576,7 +576,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_setStorageAt` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetStorageAtParams}).
+   * @param params - The params, sent by position ({@link AnvilSetStorageAtParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetStorageAtResult}).
    */
@@ -589,7 +589,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `hardhat_setStorageAt` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatSetStorageAtParams}).
+   * @param params - The params, sent by position ({@link HardhatSetStorageAtParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatSetStorageAtResult}).
    */
@@ -603,7 +603,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_impersonateAccount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilImpersonateAccountParams}).
+   * @param params - The params, sent by position ({@link AnvilImpersonateAccountParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilImpersonateAccountResult}).
    */
@@ -620,7 +620,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `hardhat_impersonateAccount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatImpersonateAccountParams}).
+   * @param params - The params, sent by position ({@link HardhatImpersonateAccountParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatImpersonateAccountResult}).
    */
@@ -636,7 +636,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_stopImpersonatingAccount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilStopImpersonatingAccountParams}).
+   * @param params - The params, sent by position ({@link AnvilStopImpersonatingAccountParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilStopImpersonatingAccountResult}).
    */
@@ -652,7 +652,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `hardhat_stopImpersonatingAccount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatStopImpersonatingAccountParams}).
+   * @param params - The params, sent by position ({@link HardhatStopImpersonatingAccountParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatStopImpersonatingAccountResult}).
    */
@@ -669,7 +669,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_dropTransaction` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilDropTransactionParams}).
+   * @param params - The params, sent by position ({@link AnvilDropTransactionParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilDropTransactionResult}).
    */
@@ -683,7 +683,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `hardhat_dropTransaction` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatDropTransactionParams}).
+   * @param params - The params, sent by position ({@link HardhatDropTransactionParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatDropTransactionResult}).
    */
@@ -700,7 +700,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_reset` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilResetParams}).
+   * @param params - The params, sent by position ({@link AnvilResetParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilResetResult}).
    */
@@ -714,7 +714,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `hardhat_reset` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatResetParams}).
+   * @param params - The params, sent by position ({@link HardhatResetParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatResetResult}).
    */
@@ -728,7 +728,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_dumpState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilDumpStateParams}).
+   * @param params - The params, sent by position ({@link AnvilDumpStateParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilDumpStateResult}).
    */
@@ -742,7 +742,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `hardhat_dumpState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatDumpStateParams}).
+   * @param params - The params, sent by position ({@link HardhatDumpStateParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatDumpStateResult}).
    */
@@ -756,7 +756,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_loadState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilLoadStateParams}).
+   * @param params - The params, sent by position ({@link AnvilLoadStateParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilLoadStateResult}).
    */
@@ -770,7 +770,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `hardhat_loadState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatLoadStateParams}).
+   * @param params - The params, sent by position ({@link HardhatLoadStateParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatLoadStateResult}).
    */

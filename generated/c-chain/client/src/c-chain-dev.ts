@@ -258,7 +258,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    * @returns The result ({@link EvmSnapshotResult}).
    */
   evmSnapshot(options?: CallOptions): Promise<EvmSnapshotResult> {
-    return this.request<EvmSnapshotResult>('evm_snapshot', {}, options, ERRORS.evmSnapshot);
+    return this.request<EvmSnapshotResult>('evm_snapshot', [], options, ERRORS.evmSnapshot);
   }
 
   /**
@@ -275,7 +275,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    * @returns The result ({@link AnvilSnapshotResult}).
    */
   anvilSnapshot(options?: CallOptions): Promise<AnvilSnapshotResult> {
-    return this.request<AnvilSnapshotResult>('anvil_snapshot', {}, options, ERRORS.anvilSnapshot);
+    return this.request<AnvilSnapshotResult>('anvil_snapshot', [], options, ERRORS.anvilSnapshot);
   }
 
   /**
@@ -287,12 +287,12 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `evm_revert` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmRevertParams}).
+   * @param params - The params, sent by position ({@link EvmRevertParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmRevertResult}).
    */
   evmRevert(params: EvmRevertParams, options?: CallOptions): Promise<EvmRevertResult> {
-    return this.request<EvmRevertResult>('evm_revert', params, options, ERRORS.evmRevert);
+    return this.request<EvmRevertResult>('evm_revert', this.positional(params, ['id']), options, ERRORS.evmRevert);
   }
 
   /**
@@ -304,12 +304,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_revert` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilRevertParams}).
+   * @param params - The params, sent by position ({@link AnvilRevertParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilRevertResult}).
    */
   anvilRevert(params: AnvilRevertParams, options?: CallOptions): Promise<AnvilRevertResult> {
-    return this.request<AnvilRevertResult>('anvil_revert', params, options, ERRORS.anvilRevert);
+    return this.request<AnvilRevertResult>(
+      'anvil_revert',
+      this.positional(params, ['id']),
+      options,
+      ERRORS.anvilRevert,
+    );
   }
 
   /**
@@ -324,12 +329,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `evm_increaseTime` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmIncreaseTimeParams}).
+   * @param params - The params, sent by position ({@link EvmIncreaseTimeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmIncreaseTimeResult}).
    */
   evmIncreaseTime(params: EvmIncreaseTimeParams, options?: CallOptions): Promise<EvmIncreaseTimeResult> {
-    return this.request<EvmIncreaseTimeResult>('evm_increaseTime', params, options, ERRORS.evmIncreaseTime);
+    return this.request<EvmIncreaseTimeResult>(
+      'evm_increaseTime',
+      this.positional(params, ['seconds']),
+      options,
+      ERRORS.evmIncreaseTime,
+    );
   }
 
   /**
@@ -344,12 +354,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_increaseTime` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilIncreaseTimeParams}).
+   * @param params - The params, sent by position ({@link AnvilIncreaseTimeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilIncreaseTimeResult}).
    */
   anvilIncreaseTime(params: AnvilIncreaseTimeParams, options?: CallOptions): Promise<AnvilIncreaseTimeResult> {
-    return this.request<AnvilIncreaseTimeResult>('anvil_increaseTime', params, options, ERRORS.anvilIncreaseTime);
+    return this.request<AnvilIncreaseTimeResult>(
+      'anvil_increaseTime',
+      this.positional(params, ['seconds']),
+      options,
+      ERRORS.anvilIncreaseTime,
+    );
   }
 
   /**
@@ -363,7 +378,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `evm_setNextBlockTimestamp` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmSetNextBlockTimestampParams}).
+   * @param params - The params, sent by position ({@link EvmSetNextBlockTimestampParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmSetNextBlockTimestampResult}).
    */
@@ -373,7 +388,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
   ): Promise<EvmSetNextBlockTimestampResult> {
     return this.request<EvmSetNextBlockTimestampResult>(
       'evm_setNextBlockTimestamp',
-      params,
+      this.positional(params, ['timestamp']),
       options,
       ERRORS.evmSetNextBlockTimestamp,
     );
@@ -389,7 +404,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_setNextBlockTimestamp` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetNextBlockTimestampParams}).
+   * @param params - The params, sent by position ({@link AnvilSetNextBlockTimestampParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetNextBlockTimestampResult}).
    */
@@ -399,7 +414,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
   ): Promise<AnvilSetNextBlockTimestampResult> {
     return this.request<AnvilSetNextBlockTimestampResult>(
       'anvil_setNextBlockTimestamp',
-      params,
+      this.positional(params, ['timestamp']),
       options,
       ERRORS.anvilSetNextBlockTimestamp,
     );
@@ -414,12 +429,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `evm_setTime` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmSetTimeParams}).
+   * @param params - The params, sent by position ({@link EvmSetTimeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmSetTimeResult}).
    */
   evmSetTime(params: EvmSetTimeParams, options?: CallOptions): Promise<EvmSetTimeResult> {
-    return this.request<EvmSetTimeResult>('evm_setTime', params, options, ERRORS.evmSetTime);
+    return this.request<EvmSetTimeResult>(
+      'evm_setTime',
+      this.positional(params, ['timestamp']),
+      options,
+      ERRORS.evmSetTime,
+    );
   }
 
   /**
@@ -431,12 +451,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_setTime` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetTimeParams}).
+   * @param params - The params, sent by position ({@link AnvilSetTimeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetTimeResult}).
    */
   anvilSetTime(params: AnvilSetTimeParams, options?: CallOptions): Promise<AnvilSetTimeResult> {
-    return this.request<AnvilSetTimeResult>('anvil_setTime', params, options, ERRORS.anvilSetTime);
+    return this.request<AnvilSetTimeResult>(
+      'anvil_setTime',
+      this.positional(params, ['timestamp']),
+      options,
+      ERRORS.anvilSetTime,
+    );
   }
 
   /**
@@ -450,12 +475,12 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `evm_mine` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmMineParams}).
+   * @param params - The params, sent by position ({@link EvmMineParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmMineResult}).
    */
   evmMine(params: EvmMineParams = {}, options?: CallOptions): Promise<EvmMineResult> {
-    return this.request<EvmMineResult>('evm_mine', params, options, ERRORS.evmMine);
+    return this.request<EvmMineResult>('evm_mine', this.positional(params, ['options']), options, ERRORS.evmMine);
   }
 
   /**
@@ -467,12 +492,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_mine` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilMineParams}).
+   * @param params - The params, sent by position ({@link AnvilMineParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilMineResult}).
    */
   anvilMine(params: AnvilMineParams = {}, options?: CallOptions): Promise<AnvilMineResult> {
-    return this.request<AnvilMineResult>('anvil_mine', params, options, ERRORS.anvilMine);
+    return this.request<AnvilMineResult>(
+      'anvil_mine',
+      this.positional(params, ['blocks', 'interval']),
+      options,
+      ERRORS.anvilMine,
+    );
   }
 
   /**
@@ -484,12 +514,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `hardhat_mine` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatMineParams}).
+   * @param params - The params, sent by position ({@link HardhatMineParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatMineResult}).
    */
   hardhatMine(params: HardhatMineParams = {}, options?: CallOptions): Promise<HardhatMineResult> {
-    return this.request<HardhatMineResult>('hardhat_mine', params, options, ERRORS.hardhatMine);
+    return this.request<HardhatMineResult>(
+      'hardhat_mine',
+      this.positional(params, ['blocks', 'interval']),
+      options,
+      ERRORS.hardhatMine,
+    );
   }
 
   /**
@@ -504,7 +539,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    * @returns The result ({@link AnvilGetAutomineResult}).
    */
   anvilGetAutomine(options?: CallOptions): Promise<AnvilGetAutomineResult> {
-    return this.request<AnvilGetAutomineResult>('anvil_getAutomine', {}, options, ERRORS.anvilGetAutomine);
+    return this.request<AnvilGetAutomineResult>('anvil_getAutomine', [], options, ERRORS.anvilGetAutomine);
   }
 
   /**
@@ -519,7 +554,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    * @returns The result ({@link HardhatGetAutomineResult}).
    */
   hardhatGetAutomine(options?: CallOptions): Promise<HardhatGetAutomineResult> {
-    return this.request<HardhatGetAutomineResult>('hardhat_getAutomine', {}, options, ERRORS.hardhatGetAutomine);
+    return this.request<HardhatGetAutomineResult>('hardhat_getAutomine', [], options, ERRORS.hardhatGetAutomine);
   }
 
   /**
@@ -531,12 +566,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `evm_setAutomine` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmSetAutomineParams}).
+   * @param params - The params, sent by position ({@link EvmSetAutomineParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmSetAutomineResult}).
    */
   evmSetAutomine(params: EvmSetAutomineParams, options?: CallOptions): Promise<EvmSetAutomineResult> {
-    return this.request<EvmSetAutomineResult>('evm_setAutomine', params, options, ERRORS.evmSetAutomine);
+    return this.request<EvmSetAutomineResult>(
+      'evm_setAutomine',
+      this.positional(params, ['enabled']),
+      options,
+      ERRORS.evmSetAutomine,
+    );
   }
 
   /**
@@ -548,12 +588,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_setAutomine` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetAutomineParams}).
+   * @param params - The params, sent by position ({@link AnvilSetAutomineParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetAutomineResult}).
    */
   anvilSetAutomine(params: AnvilSetAutomineParams, options?: CallOptions): Promise<AnvilSetAutomineResult> {
-    return this.request<AnvilSetAutomineResult>('anvil_setAutomine', params, options, ERRORS.anvilSetAutomine);
+    return this.request<AnvilSetAutomineResult>(
+      'anvil_setAutomine',
+      this.positional(params, ['enabled']),
+      options,
+      ERRORS.anvilSetAutomine,
+    );
   }
 
   /**
@@ -566,14 +611,14 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `evm_setIntervalMining` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmSetIntervalMiningParams}).
+   * @param params - The params, sent by position ({@link EvmSetIntervalMiningParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmSetIntervalMiningResult}).
    */
   evmSetIntervalMining(params: EvmSetIntervalMiningParams, options?: CallOptions): Promise<EvmSetIntervalMiningResult> {
     return this.request<EvmSetIntervalMiningResult>(
       'evm_setIntervalMining',
-      params,
+      this.positional(params, ['interval']),
       options,
       ERRORS.evmSetIntervalMining,
     );
@@ -589,7 +634,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_setIntervalMining` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetIntervalMiningParams}).
+   * @param params - The params, sent by position ({@link AnvilSetIntervalMiningParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetIntervalMiningResult}).
    */
@@ -599,7 +644,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
   ): Promise<AnvilSetIntervalMiningResult> {
     return this.request<AnvilSetIntervalMiningResult>(
       'anvil_setIntervalMining',
-      params,
+      this.positional(params, ['interval']),
       options,
       ERRORS.anvilSetIntervalMining,
     );
@@ -614,12 +659,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_setBalance` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetBalanceParams}).
+   * @param params - The params, sent by position ({@link AnvilSetBalanceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetBalanceResult}).
    */
   anvilSetBalance(params: AnvilSetBalanceParams, options?: CallOptions): Promise<AnvilSetBalanceResult> {
-    return this.request<AnvilSetBalanceResult>('anvil_setBalance', params, options, ERRORS.anvilSetBalance);
+    return this.request<AnvilSetBalanceResult>(
+      'anvil_setBalance',
+      this.positional(params, ['address', 'balance']),
+      options,
+      ERRORS.anvilSetBalance,
+    );
   }
 
   /**
@@ -631,12 +681,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `hardhat_setBalance` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatSetBalanceParams}).
+   * @param params - The params, sent by position ({@link HardhatSetBalanceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatSetBalanceResult}).
    */
   hardhatSetBalance(params: HardhatSetBalanceParams, options?: CallOptions): Promise<HardhatSetBalanceResult> {
-    return this.request<HardhatSetBalanceResult>('hardhat_setBalance', params, options, ERRORS.hardhatSetBalance);
+    return this.request<HardhatSetBalanceResult>(
+      'hardhat_setBalance',
+      this.positional(params, ['address', 'balance']),
+      options,
+      ERRORS.hardhatSetBalance,
+    );
   }
 
   /**
@@ -647,12 +702,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_addBalance` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilAddBalanceParams}).
+   * @param params - The params, sent by position ({@link AnvilAddBalanceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilAddBalanceResult}).
    */
   anvilAddBalance(params: AnvilAddBalanceParams, options?: CallOptions): Promise<AnvilAddBalanceResult> {
-    return this.request<AnvilAddBalanceResult>('anvil_addBalance', params, options, ERRORS.anvilAddBalance);
+    return this.request<AnvilAddBalanceResult>(
+      'anvil_addBalance',
+      this.positional(params, ['address', 'amount']),
+      options,
+      ERRORS.anvilAddBalance,
+    );
   }
 
   /**
@@ -663,12 +723,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_setCode` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetCodeParams}).
+   * @param params - The params, sent by position ({@link AnvilSetCodeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetCodeResult}).
    */
   anvilSetCode(params: AnvilSetCodeParams, options?: CallOptions): Promise<AnvilSetCodeResult> {
-    return this.request<AnvilSetCodeResult>('anvil_setCode', params, options, ERRORS.anvilSetCode);
+    return this.request<AnvilSetCodeResult>(
+      'anvil_setCode',
+      this.positional(params, ['address', 'code']),
+      options,
+      ERRORS.anvilSetCode,
+    );
   }
 
   /**
@@ -679,12 +744,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `hardhat_setCode` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatSetCodeParams}).
+   * @param params - The params, sent by position ({@link HardhatSetCodeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatSetCodeResult}).
    */
   hardhatSetCode(params: HardhatSetCodeParams, options?: CallOptions): Promise<HardhatSetCodeResult> {
-    return this.request<HardhatSetCodeResult>('hardhat_setCode', params, options, ERRORS.hardhatSetCode);
+    return this.request<HardhatSetCodeResult>(
+      'hardhat_setCode',
+      this.positional(params, ['address', 'code']),
+      options,
+      ERRORS.hardhatSetCode,
+    );
   }
 
   /**
@@ -696,12 +766,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_setNonce` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetNonceParams}).
+   * @param params - The params, sent by position ({@link AnvilSetNonceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetNonceResult}).
    */
   anvilSetNonce(params: AnvilSetNonceParams, options?: CallOptions): Promise<AnvilSetNonceResult> {
-    return this.request<AnvilSetNonceResult>('anvil_setNonce', params, options, ERRORS.anvilSetNonce);
+    return this.request<AnvilSetNonceResult>(
+      'anvil_setNonce',
+      this.positional(params, ['address', 'nonce']),
+      options,
+      ERRORS.anvilSetNonce,
+    );
   }
 
   /**
@@ -713,12 +788,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `hardhat_setNonce` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatSetNonceParams}).
+   * @param params - The params, sent by position ({@link HardhatSetNonceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatSetNonceResult}).
    */
   hardhatSetNonce(params: HardhatSetNonceParams, options?: CallOptions): Promise<HardhatSetNonceResult> {
-    return this.request<HardhatSetNonceResult>('hardhat_setNonce', params, options, ERRORS.hardhatSetNonce);
+    return this.request<HardhatSetNonceResult>(
+      'hardhat_setNonce',
+      this.positional(params, ['address', 'nonce']),
+      options,
+      ERRORS.hardhatSetNonce,
+    );
   }
 
   /**
@@ -729,12 +809,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_setStorageAt` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetStorageAtParams}).
+   * @param params - The params, sent by position ({@link AnvilSetStorageAtParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetStorageAtResult}).
    */
   anvilSetStorageAt(params: AnvilSetStorageAtParams, options?: CallOptions): Promise<AnvilSetStorageAtResult> {
-    return this.request<AnvilSetStorageAtResult>('anvil_setStorageAt', params, options, ERRORS.anvilSetStorageAt);
+    return this.request<AnvilSetStorageAtResult>(
+      'anvil_setStorageAt',
+      this.positional(params, ['address', 'slot', 'value']),
+      options,
+      ERRORS.anvilSetStorageAt,
+    );
   }
 
   /**
@@ -745,12 +830,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `hardhat_setStorageAt` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatSetStorageAtParams}).
+   * @param params - The params, sent by position ({@link HardhatSetStorageAtParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatSetStorageAtResult}).
    */
   hardhatSetStorageAt(params: HardhatSetStorageAtParams, options?: CallOptions): Promise<HardhatSetStorageAtResult> {
-    return this.request<HardhatSetStorageAtResult>('hardhat_setStorageAt', params, options, ERRORS.hardhatSetStorageAt);
+    return this.request<HardhatSetStorageAtResult>(
+      'hardhat_setStorageAt',
+      this.positional(params, ['address', 'slot', 'value']),
+      options,
+      ERRORS.hardhatSetStorageAt,
+    );
   }
 
   /**
@@ -762,7 +852,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_impersonateAccount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilImpersonateAccountParams}).
+   * @param params - The params, sent by position ({@link AnvilImpersonateAccountParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilImpersonateAccountResult}).
    */
@@ -772,7 +862,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
   ): Promise<AnvilImpersonateAccountResult> {
     return this.request<AnvilImpersonateAccountResult>(
       'anvil_impersonateAccount',
-      params,
+      this.positional(params, ['address']),
       options,
       ERRORS.anvilImpersonateAccount,
     );
@@ -787,7 +877,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `hardhat_impersonateAccount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatImpersonateAccountParams}).
+   * @param params - The params, sent by position ({@link HardhatImpersonateAccountParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatImpersonateAccountResult}).
    */
@@ -797,7 +887,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
   ): Promise<HardhatImpersonateAccountResult> {
     return this.request<HardhatImpersonateAccountResult>(
       'hardhat_impersonateAccount',
-      params,
+      this.positional(params, ['address']),
       options,
       ERRORS.hardhatImpersonateAccount,
     );
@@ -811,7 +901,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_stopImpersonatingAccount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilStopImpersonatingAccountParams}).
+   * @param params - The params, sent by position ({@link AnvilStopImpersonatingAccountParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilStopImpersonatingAccountResult}).
    */
@@ -821,7 +911,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
   ): Promise<AnvilStopImpersonatingAccountResult> {
     return this.request<AnvilStopImpersonatingAccountResult>(
       'anvil_stopImpersonatingAccount',
-      params,
+      this.positional(params, ['address']),
       options,
       ERRORS.anvilStopImpersonatingAccount,
     );
@@ -835,7 +925,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `hardhat_stopImpersonatingAccount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatStopImpersonatingAccountParams}).
+   * @param params - The params, sent by position ({@link HardhatStopImpersonatingAccountParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatStopImpersonatingAccountResult}).
    */
@@ -845,7 +935,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
   ): Promise<HardhatStopImpersonatingAccountResult> {
     return this.request<HardhatStopImpersonatingAccountResult>(
       'hardhat_stopImpersonatingAccount',
-      params,
+      this.positional(params, ['address']),
       options,
       ERRORS.hardhatStopImpersonatingAccount,
     );
@@ -860,14 +950,14 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_dropTransaction` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilDropTransactionParams}).
+   * @param params - The params, sent by position ({@link AnvilDropTransactionParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilDropTransactionResult}).
    */
   anvilDropTransaction(params: AnvilDropTransactionParams, options?: CallOptions): Promise<AnvilDropTransactionResult> {
     return this.request<AnvilDropTransactionResult>(
       'anvil_dropTransaction',
-      params,
+      this.positional(params, ['hash']),
       options,
       ERRORS.anvilDropTransaction,
     );
@@ -882,7 +972,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `hardhat_dropTransaction` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatDropTransactionParams}).
+   * @param params - The params, sent by position ({@link HardhatDropTransactionParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatDropTransactionResult}).
    */
@@ -892,7 +982,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
   ): Promise<HardhatDropTransactionResult> {
     return this.request<HardhatDropTransactionResult>(
       'hardhat_dropTransaction',
-      params,
+      this.positional(params, ['hash']),
       options,
       ERRORS.hardhatDropTransaction,
     );
@@ -907,12 +997,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_reset` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilResetParams}).
+   * @param params - The params, sent by position ({@link AnvilResetParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilResetResult}).
    */
   anvilReset(params: AnvilResetParams = {}, options?: CallOptions): Promise<AnvilResetResult> {
-    return this.request<AnvilResetResult>('anvil_reset', params, options, ERRORS.anvilReset);
+    return this.request<AnvilResetResult>(
+      'anvil_reset',
+      this.positional(params, ['options']),
+      options,
+      ERRORS.anvilReset,
+    );
   }
 
   /**
@@ -924,12 +1019,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `hardhat_reset` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatResetParams}).
+   * @param params - The params, sent by position ({@link HardhatResetParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatResetResult}).
    */
   hardhatReset(params: HardhatResetParams = {}, options?: CallOptions): Promise<HardhatResetResult> {
-    return this.request<HardhatResetResult>('hardhat_reset', params, options, ERRORS.hardhatReset);
+    return this.request<HardhatResetResult>(
+      'hardhat_reset',
+      this.positional(params, ['options']),
+      options,
+      ERRORS.hardhatReset,
+    );
   }
 
   /**
@@ -941,12 +1041,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_dumpState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilDumpStateParams}).
+   * @param params - The params, sent by position ({@link AnvilDumpStateParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilDumpStateResult}).
    */
   anvilDumpState(params: AnvilDumpStateParams = {}, options?: CallOptions): Promise<AnvilDumpStateResult> {
-    return this.request<AnvilDumpStateResult>('anvil_dumpState', params, options, ERRORS.anvilDumpState);
+    return this.request<AnvilDumpStateResult>(
+      'anvil_dumpState',
+      this.positional(params, ['preserveHistoricalStates']),
+      options,
+      ERRORS.anvilDumpState,
+    );
   }
 
   /**
@@ -958,12 +1063,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `hardhat_dumpState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatDumpStateParams}).
+   * @param params - The params, sent by position ({@link HardhatDumpStateParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatDumpStateResult}).
    */
   hardhatDumpState(params: HardhatDumpStateParams = {}, options?: CallOptions): Promise<HardhatDumpStateResult> {
-    return this.request<HardhatDumpStateResult>('hardhat_dumpState', params, options, ERRORS.hardhatDumpState);
+    return this.request<HardhatDumpStateResult>(
+      'hardhat_dumpState',
+      this.positional(params, ['preserveHistoricalStates']),
+      options,
+      ERRORS.hardhatDumpState,
+    );
   }
 
   /**
@@ -975,12 +1085,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_loadState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilLoadStateParams}).
+   * @param params - The params, sent by position ({@link AnvilLoadStateParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilLoadStateResult}).
    */
   anvilLoadState(params: AnvilLoadStateParams, options?: CallOptions): Promise<AnvilLoadStateResult> {
-    return this.request<AnvilLoadStateResult>('anvil_loadState', params, options, ERRORS.anvilLoadState);
+    return this.request<AnvilLoadStateResult>(
+      'anvil_loadState',
+      this.positional(params, ['state']),
+      options,
+      ERRORS.anvilLoadState,
+    );
   }
 
   /**
@@ -992,11 +1107,16 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `hardhat_loadState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatLoadStateParams}).
+   * @param params - The params, sent by position ({@link HardhatLoadStateParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatLoadStateResult}).
    */
   hardhatLoadState(params: HardhatLoadStateParams, options?: CallOptions): Promise<HardhatLoadStateResult> {
-    return this.request<HardhatLoadStateResult>('hardhat_loadState', params, options, ERRORS.hardhatLoadState);
+    return this.request<HardhatLoadStateResult>(
+      'hardhat_loadState',
+      this.positional(params, ['state']),
+      options,
+      ERRORS.hardhatLoadState,
+    );
   }
 }
