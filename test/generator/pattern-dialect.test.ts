@@ -6,7 +6,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { readFileSync, readdirSync } from 'node:fs';
 import { RE2JS } from 're2js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nativeIsLinear } from '../../runtime/server/backtracking.ts';
@@ -14,6 +13,7 @@ import { linearRegExp } from '../../runtime/server/patterns.ts';
 import { withEcmaClasses } from '../../runtime/server/regexp-subset.ts';
 import { serverNames } from '../../generators/model/names.ts';
 import { loadModel, renderArtifacts } from '../../generators/pipeline.ts';
+import { documentPatterns } from '../support/document-patterns.ts';
 import { callRpc, listen } from '../support/rpc.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -145,18 +145,7 @@ describe('ECMA-262 classes for RE2', () => {
   // The node is Go, and its documents' patterns mean what RE2 reads: the one RE2 matches has no class the two read
   // otherwise, so the Avalanche documents are matched as before.
   it("leaves the Avalanche documents' patterns that RE2 matches as they are", () => {
-    const patterns = new Set<string>();
-    const visit = (value: unknown): void => {
-      if (Array.isArray(value)) value.forEach(visit);
-      else if (value && typeof value === 'object')
-        for (const [key, item] of Object.entries(value))
-          if (key === 'pattern' && typeof item === 'string') patterns.add(item);
-          else visit(item);
-    };
-    const dir = join(ROOT, 'generated/openrpc');
-    for (const file of readdirSync(dir).filter((name) => name.endsWith('.json')))
-      visit(JSON.parse(readFileSync(join(dir, file), 'utf8')));
-    const toRe2 = [...patterns].filter((pattern) => !nativeIsLinear(pattern));
+    const toRe2 = documentPatterns(['generated/openrpc']).filter((pattern) => !nativeIsLinear(pattern));
     expect(toRe2.length).toBeGreaterThan(0);
     for (const pattern of toRe2) {
       expect(withEcmaClasses(pattern)).toBe(pattern);

@@ -163,8 +163,8 @@ export class JsonRpcClient<Errors extends { [method: string]: string } = { [meth
    * A by-position method's params, `names` giving their order: an array, a param left out before a given one sent as
    * null (as go-ethereum reads an absent optional argument), trailing ones left out.
    */
-  protected positional(params: { readonly [name: string]: unknown }, names: readonly string[]): unknown[] {
-    const values = names.map((name) => params[name]);
+  protected positional(params: object, names: readonly string[]): unknown[] {
+    const values = names.map((name) => (params as { readonly [name: string]: unknown })[name]);
     while (values.length > 0 && values.at(-1) === undefined) values.pop();
     return values.map((value) => (value === undefined ? null : value));
   }

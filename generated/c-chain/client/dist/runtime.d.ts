@@ -84,7 +84,7 @@ export declare class JsonRpcClient<Errors extends { [method: string]: string } =
    * A by-position method's params, `names` giving their order: an array, a param left out before a given one sent as
    * null (as go-ethereum reads an absent optional argument), trailing ones left out.
    */
-  protected positional(params: { readonly [name: string]: unknown }, names: readonly string[]): unknown[];
+  protected positional(params: object, names: readonly string[]): unknown[];
   /**
    * Calls a method the spec does not describe (or one of its methods, untyped): `params` are sent as given, the result
    * comes back unchecked. Fails as every method does.
