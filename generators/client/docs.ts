@@ -6,15 +6,20 @@ import { commentLines, deprecation, discrepancyNote } from '../shared/comments.t
 export function methodComment(model: SpecModel, endpoint: EndpointModel, method: MethodModel): string[] {
   const paragraphs = [method.summary, method.description, discrepancyNote(method)];
   paragraphs.push(
-    [`JSON-RPC method \`${method.name}\` at \`${endpoint.urlTemplate}\`.`, lifecycle(method)].filter(Boolean).join(' '),
+    [`JSON-RPC method \`${method.name}\` at \`${urlOf(endpoint, method)}\`.`, lifecycle(method)]
+      .filter(Boolean)
+      .join(' '),
   );
   const tags: string[] = [];
   if (method.params.length > 0)
-    tags.push(`@param params - The params, sent by name ({@link ${method.typeNames.params}}).`);
+    tags.push(
+      `@param params - The params, sent ${method.paramStructure === 'by-name' ? 'by name' : 'by position'} ` +
+        `({@link ${method.typeNames.params}}).`,
+    );
   tags.push('@param options - Abort signal and timeout of this call.');
   const returns = method.result
     ? oneLine(method.result.description) || `The result ({@link ${method.typeNames.result}}).`
-    : 'Nothing.';
+    : 'Nothing: the call is a notification, settled once the server has taken it.';
   tags.push(`@returns ${returns}`);
   for (const error of method.errors) {
     const data = error.data === undefined ? '' : ` (data: \`${JSON.stringify(error.data)}\`)`;
@@ -23,5 +28,8 @@ export function methodComment(model: SpecModel, endpoint: EndpointModel, method:
   if (method.deprecated) tags.push(`@deprecated ${deprecation(model, method)}`);
   return commentLines([...paragraphs, tags.join('\n')]);
 }
+
+const urlOf = (endpoint: EndpointModel, method: MethodModel) =>
+  method.server ? `${method.server.baseUrl}${method.server.pathTemplate}` : endpoint.urlTemplate;
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();

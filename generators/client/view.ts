@@ -4,7 +4,7 @@ import { jsLiteral as literal } from '../emit/literal.ts';
 import { type PackageFacts, packageFacts } from '../emit/package.ts';
 import { clientClassName, clientErrorsName, clientOptionsName } from '../model/names.ts';
 import { sensitiveKeys } from '../model/sensitive.ts';
-import type { EndpointModel, Json, SpecModel } from '../model/types.ts';
+import type { EndpointModel, Json, MethodModel, SpecModel } from '../model/types.ts';
 import { commentLines } from '../shared/comments.ts';
 import { MAX_SHOWN_EXAMPLE, largerThan } from '../shared/example-size.ts';
 import { IDENTIFIER, commentText, markdownCode, markdownText } from '../shared/escape.ts';
@@ -46,6 +46,8 @@ export interface EndpointView {
    * have a range (for the runtime's `nodeVersion` check) and the keys whose values error excerpts hide (`x-sensitive`).
    */
   superCall: string;
+  /** The base URL and path of each method that has a server of its own, as a literal; undefined when none has. */
+  methodServers: string | undefined;
 }
 
 export interface MethodView {
@@ -131,12 +133,14 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
     ];
     const parameters = general ? paramList(general.params, true) : ['options?: CallOptions'];
     const name = method.shortName;
-    const request = callText(
-      '    ',
-      `return this.request<${resultType}>`,
-      [literal(method.name), hasParams ? 'params' : '{}', 'options', `ERRORS.${name}`],
-      ';',
-    );
+    const request = method.result
+      ? callText(
+          '    ',
+          `return this.request<${resultType}>`,
+          [literal(method.name), sentParams(method), 'options', `ERRORS.${name}`],
+          ';',
+        )
+      : callText('    ', 'return this.notify', [literal(method.name), sentParams(method), 'options'], ';');
     return {
       name,
       wireComment: commentText(method.name),
@@ -211,6 +215,9 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
     documentedErrors: errors.documented,
     methods,
     namespaces: namespacesOf(endpoint),
+    methodServers: ((servers) => (servers.length > 0 ? literal(Object.fromEntries(servers), '  ') : undefined))(
+      endpoint.methods.flatMap((m) => (m.server ? [[m.name, [m.server.baseUrl, m.server.pathTemplate]]] : [])),
+    ),
     superCall: callText(
       '    ',
       'super',
@@ -227,6 +234,16 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
       ';',
     ),
   };
+}
+
+/**
+ * The params as sent: a by-name method's object as given; otherwise (by-position, or `either`, which the field's
+ * servers, go-ethereum's among them, take only as an array) an array in the declared order.
+ */
+function sentParams(method: MethodModel): string {
+  const byName = method.paramStructure === 'by-name';
+  if (method.params.length === 0) return byName ? '{}' : '[]';
+  return byName ? 'params' : `this.positional(params, ${literal(method.params.map((p) => p.name))})`;
 }
 
 /** The releases of the methods that have a range, for the runtime's `nodeVersion` check. */

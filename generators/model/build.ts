@@ -99,10 +99,7 @@ function buildEndpoint(bundle: BundledDocument, schemas: Record<string, JsonSche
   const server = ((doc.servers as Obj[] | undefined)?.[0] ?? { url: '/' }) as Obj;
   const variables = (server.variables ?? {}) as Record<string, Obj>;
   const urlTemplate = str(server.url);
-  // `{baseUrl}/ext/bc/P` or `http://127.0.0.1:9650/ext/bc/P`: the origin is the default base URL, the rest the path.
-  const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/]+/i.exec(urlTemplate)?.[0];
-  const defaultBaseUrl = str(variables.baseUrl?.default) || origin || 'http://127.0.0.1:9650';
-  const pathTemplate = urlTemplate.replace(/^\{baseUrl\}/, '').slice(origin?.length ?? 0);
+  const { defaultBaseUrl, pathTemplate } = splitServerUrl(urlTemplate, variables);
   const defaultPath = pathTemplate.replace(/\{([^}]+)\}/g, (_, name: string) => str(variables[name]?.default));
   // In the order the URL names them (an object's key order is the author's formatting, not a fact of the API).
   const position = (name: string) => pathTemplate.indexOf(`{${name}}`);
@@ -141,6 +138,36 @@ function buildEndpoint(bundle: BundledDocument, schemas: Record<string, JsonSche
     releases: releasesNamedIn(doc as JsonSchema),
     ...(bundle.profile ? { profile: bundle.profile } : {}),
   };
+}
+
+/**
+ * `{baseUrl}/ext/bc/P` or `http://{host}:{port}/rpc`: the origin is the default base URL (its variables filled in by
+ * the client), the rest the path.
+ */
+function splitServerUrl(
+  urlTemplate: string,
+  variables: Record<string, Obj>,
+): { defaultBaseUrl: string; pathTemplate: string } {
+  const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/]+/i.exec(urlTemplate)?.[0];
+  return {
+    defaultBaseUrl: str(variables.baseUrl?.default) || origin || 'http://127.0.0.1:9650',
+    pathTemplate: urlTemplate.replace(/^\{baseUrl\}/, '').slice(origin?.length ?? 0),
+  };
+}
+
+/**
+ * A method's own first server (OpenRPC 1.3.2 Method Object `servers`), its own variables at their defaults; a variable
+ * it does not define is left for the client to fill from the endpoint's.
+ */
+function methodServer(method: Obj): MethodModel['server'] {
+  const server = (method.servers as Obj[] | undefined)?.[0];
+  if (!server || typeof server.url !== 'string') return undefined;
+  const variables = (server.variables ?? {}) as Record<string, Obj>;
+  const url = server.url.replace(/\{([^}]+)\}/g, (whole, name: string) =>
+    name !== 'baseUrl' && variables[name] ? str(variables[name].default) : whole,
+  );
+  const { defaultBaseUrl, pathTemplate } = splitServerUrl(url, variables);
+  return { baseUrl: defaultBaseUrl, pathTemplate };
 }
 
 /**
@@ -195,6 +222,7 @@ function buildMethod(doc: Obj, method: Obj, index: number, namespaced: boolean):
     };
   });
   const versions = (method['x-node-versions'] ?? {}) as MethodModel['versions'];
+  const server = methodServer(method);
   return {
     name,
     service,
@@ -204,6 +232,7 @@ function buildMethod(doc: Obj, method: Obj, index: number, namespaced: boolean):
     description: str(method.description),
     params,
     paramStructure: paramStructureOf(method.paramStructure),
+    ...(server ? { server } : {}),
     result: resultNode
       ? {
           name: str(resultNode.name),

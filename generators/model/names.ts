@@ -252,5 +252,7 @@ export const RESERVED_MODULE_NAMES = new Set([...CLIENT_MODULES, TYPES_MODULE]);
 
 /** Client method names that would break the class: its constructor, members of the base class, and `then`. */
 export const RESERVED_METHOD_NAMES = new Set(
-  'constructor then request call failed paginate wireNames url toString valueOf hasOwnProperty'.split(' '),
+  'constructor then request notify call failed paginate positional wireNames methodServers url toString valueOf hasOwnProperty'.split(
+    ' ',
+  ),
 );

@@ -145,6 +145,8 @@ export interface MethodModel {
   params: ParamModel[];
   /** How the method takes its params (OpenRPC `paramStructure`): `either` when the document does not say. */
   paramStructure: 'by-name' | 'by-position' | 'either';
+  /** The method's own server (OpenRPC `servers`), when it has one: its base URL and path, as the endpoint's. */
+  server?: { baseUrl: string; pathTemplate: string };
   result: { name: string; description: string; schema: JsonSchema } | undefined;
   errors: ErrorModel[];
   examples: ExampleModel[];

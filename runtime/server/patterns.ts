@@ -1,14 +1,16 @@
 /**
- * JSON Schema `pattern`s matched in linear time, as the node's Go (RE2) matches them: JavaScript's backtracking engine
- * takes exponential time on a pattern such as `^(a+)+$` and a hostile value, and a validator blocks every caller
- * while it runs. A pattern whose shape proves V8's RegExp linear on it (backtracking.ts: every pattern of the
- * Avalanche documents) is V8's; RE2JS matches the rest. RE2 has no lookaround and no backreferences: a pattern using
- * them does not compile, and ajv reports the compile error with the schema (the spec loader names the file and
- * pointer).
+ * JSON Schema `pattern`s matched in linear time, with ECMA-262's meaning (draft-07 6.3.3): JavaScript's backtracking
+ * engine takes exponential time on a pattern such as `^(a+)+$` and a hostile value, and a validator blocks every
+ * caller while it runs. A pattern whose shape proves V8's RegExp linear on it (backtracking.ts: every pattern of the
+ * Avalanche documents but one, which RE2 and ECMA-262 read alike) is V8's; RE2JS matches the rest, given `\s`, `\S`
+ * and `.` as ECMA-262's explicit classes (RE2's are narrower or wider). RE2 has no lookaround and no backreferences: a
+ * pattern using them does not compile, and ajv reports the compile error with the schema (the spec loader names the
+ * file and pointer).
  */
 import { RE2JS } from 're2js';
 import { nativeIsLinear } from './backtracking.ts';
 import { remembered } from './formats.ts';
+import { withEcmaClasses } from './regexp-subset.ts';
 
 export interface LinearPattern {
   test(text: string): boolean;
@@ -75,7 +77,7 @@ function nativeTest(pattern: string): (text: string) => boolean {
 function re2Test(pattern: string): (text: string) => boolean {
   let compiled: RE2JS;
   try {
-    compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
+    compiled = RE2JS.compile(RE2JS.translateRegExp(withEcmaClasses(pattern)));
   } catch (error) {
     throw new Error(
       `pattern ${JSON.stringify(pattern)} is not supported: patterns are matched by RE2 in linear time, which has ` +

@@ -28,6 +28,38 @@ const LINE_ENDS = ranges('\n\r\u2028\u2029');
 const CLASS_ESCAPES: Record<string, CharRanges> = { d: ranges('0-9'), w: ranges('0-9A-Z_a-z'), s: SPACE };
 const CONTROL_ESCAPES: Record<string, number> = { t: 9, n: 10, v: 11, f: 12, r: 13 };
 
+/** Code points as the body of a JavaScript character class, every one escaped: `\u{9}-\u{d}\u{20}`. */
+function classBody(chars: CharRanges): string {
+  const point = (code: number) => `\\u{${code.toString(16)}}`;
+  return chars.map(([from, to]) => (from === to ? point(from) : `${point(from)}-${point(to)}`)).join('');
+}
+
+/**
+ * `source` with `\s`, `\S` and `.` written as the explicit classes ECMA-262 gives them (`\s` every Unicode space, `.`
+ * anything but \n, \r, U+2028 and U+2029), for an engine that reads them otherwise (RE2: `\s` is ASCII, `.` excludes
+ * \n only). Everything else is kept: `\d`, `\w` and `\b` are ASCII in both, as `^` and `$` are the text's ends.
+ */
+export function withEcmaClasses(source: string): string {
+  const spaces = classBody(SPACE);
+  let out = '';
+  let inClass = false;
+  for (let at = 0; at < source.length; at++) {
+    const char = source[at]!;
+    if (char === '\\') {
+      const next = source[++at] ?? '';
+      if (next === 's') out += inClass ? spaces : `[${spaces}]`;
+      else if (next === 'S') out += inClass ? classBody(complement(SPACE)) : `[^${spaces}]`;
+      else out += char + next;
+    } else if (char === '.' && !inClass) out += `[^${classBody(LINE_ENDS)}]`;
+    else {
+      if (char === '[') inClass = true;
+      else if (char === ']') inClass = false;
+      out += char;
+    }
+  }
+  return out;
+}
+
 export function union(...sets: CharRanges[]): CharRanges {
   const sorted = sets.flat().sort((a, b) => a[0] - b[0]);
   const out: Array<[number, number]> = [];

@@ -2,29 +2,10 @@
  * Which patterns V8's own RegExp may match (runtime/server/backtracking.ts): every pattern of the documents but one
  * is proven linear, no pattern known to backtrack super-linearly is, and a proven pattern answers as RE2 does.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
 import { nativeIsLinear } from '../../runtime/server/backtracking.ts';
-
-const ROOT = new URL('../..', import.meta.url).pathname;
-
-function documentPatterns(): string[] {
-  const patterns = new Set<string>();
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) value.forEach(visit);
-    else if (value && typeof value === 'object')
-      for (const [key, item] of Object.entries(value)) {
-        if (key === 'pattern' && typeof item === 'string') patterns.add(item);
-        else visit(item);
-      }
-  };
-  for (const dir of ['generated/openrpc', 'generated/c-chain/openrpc'])
-    for (const file of readdirSync(join(ROOT, dir)).filter((name) => name.endsWith('.json')))
-      visit(JSON.parse(readFileSync(join(ROOT, dir, file), 'utf8')));
-  return [...patterns].sort();
-}
+import { documentPatterns } from '../support/document-patterns.ts';
 
 const PROBES = [
   '',
@@ -74,7 +55,7 @@ const PROBES = [
 ];
 
 describe('patterns proven linear for V8', () => {
-  const patterns = documentPatterns();
+  const patterns = documentPatterns(['generated/openrpc', 'generated/c-chain/openrpc']);
 
   it('include every pattern of the documents but a capturing group repeated without bound', () => {
     expect(patterns.length).toBeGreaterThan(30);

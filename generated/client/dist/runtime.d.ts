@@ -57,11 +57,18 @@ export interface Pagination {
  */
 export declare class JsonRpcClient<Errors extends { [method: string]: string } = { [method: string]: string }> {
   #private;
-  /** The endpoint URL every call of this client is sent to. */
+  /** The endpoint URL every call of this client is sent to, but a method's with a server of its own. */
   readonly url: string;
   /** Each client method's JSON-RPC method, e.g. `getTx: 'platform.getTx'` (set by the generated client). */
   protected readonly wireNames: { readonly [method: string]: string };
   /**
+   * The base URL and path of each JSON-RPC method that has a server of its own (OpenRPC `servers`), e.g.
+   * `get_pet: ['http://127.0.0.1:8080', '/pets']` (set by the generated client): a `baseUrl` option replaces the base.
+   */
+  protected readonly methodServers: { readonly [method: string]: readonly [string, string] };
+  /**
+   * @param defaultBaseUrl - Scheme, host and port, when `options.baseUrl` is not given; `{name}` parts are replaced by
+   *   `values[name]` (`http://{host}:{port}`).
    * @param path - The endpoint's path; `{name}` parts are replaced by `values[name]`, URL-encoded.
    * @param sensitiveKeys - Keys whose values (passwords, exported users) error excerpts show as "<redacted>".
    */
@@ -73,6 +80,11 @@ export declare class JsonRpcClient<Errors extends { [method: string]: string } =
     releases?: MethodReleases,
     sensitiveKeys?: readonly string[],
   );
+  /**
+   * A by-position method's params, `names` giving their order: an array, a param left out before a given one sent as
+   * null (as go-ethereum reads an absent optional argument), trailing ones left out.
+   */
+  protected positional(params: object, names: readonly string[]): unknown[];
   /**
    * Calls a method the spec does not describe (or one of its methods, untyped): `params` are sent as given, the result
    * comes back unchecked. Fails as every method does.
@@ -111,4 +123,10 @@ export declare class JsonRpcClient<Errors extends { [method: string]: string } =
     options?: CallOptions,
     errors?: DocumentedErrors,
   ): Promise<Result>;
+  /**
+   * Sends a notification: a request without an id, for a method without a result (JSON-RPC 2.0, section 4.1). It
+   * settles once the server has taken it (any 2xx status, the body unread as the server owes none); it fails as a call
+   * does when it cannot be delivered.
+   */
+  protected notify(method: string, params: object, options?: CallOptions): Promise<void>;
 }

@@ -227,7 +227,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `evm_revert` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmRevertParams}).
+   * @param params - The params, sent by position ({@link EvmRevertParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmRevertResult}).
    */
@@ -242,7 +242,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_revert` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilRevertParams}).
+   * @param params - The params, sent by position ({@link AnvilRevertParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilRevertResult}).
    */
@@ -259,7 +259,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `evm_increaseTime` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmIncreaseTimeParams}).
+   * @param params - The params, sent by position ({@link EvmIncreaseTimeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmIncreaseTimeResult}).
    */
@@ -276,7 +276,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_increaseTime` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilIncreaseTimeParams}).
+   * @param params - The params, sent by position ({@link AnvilIncreaseTimeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilIncreaseTimeResult}).
    */
@@ -292,7 +292,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `evm_setNextBlockTimestamp` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmSetNextBlockTimestampParams}).
+   * @param params - The params, sent by position ({@link EvmSetNextBlockTimestampParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmSetNextBlockTimestampResult}).
    */
@@ -310,7 +310,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_setNextBlockTimestamp` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetNextBlockTimestampParams}).
+   * @param params - The params, sent by position ({@link AnvilSetNextBlockTimestampParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetNextBlockTimestampResult}).
    */
@@ -327,7 +327,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `evm_setTime` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmSetTimeParams}).
+   * @param params - The params, sent by position ({@link EvmSetTimeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmSetTimeResult}).
    */
@@ -341,7 +341,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_setTime` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetTimeParams}).
+   * @param params - The params, sent by position ({@link AnvilSetTimeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetTimeResult}).
    */
@@ -357,7 +357,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `evm_mine` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmMineParams}).
+   * @param params - The params, sent by position ({@link EvmMineParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmMineResult}).
    */
@@ -371,7 +371,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_mine` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilMineParams}).
+   * @param params - The params, sent by position ({@link AnvilMineParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilMineResult}).
    */
@@ -385,7 +385,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `hardhat_mine` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatMineParams}).
+   * @param params - The params, sent by position ({@link HardhatMineParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatMineResult}).
    */
@@ -423,7 +423,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `evm_setAutomine` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmSetAutomineParams}).
+   * @param params - The params, sent by position ({@link EvmSetAutomineParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmSetAutomineResult}).
    */
@@ -437,7 +437,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_setAutomine` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetAutomineParams}).
+   * @param params - The params, sent by position ({@link AnvilSetAutomineParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetAutomineResult}).
    */
@@ -458,7 +458,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `evm_setIntervalMining` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmSetIntervalMiningParams}).
+   * @param params - The params, sent by position ({@link EvmSetIntervalMiningParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmSetIntervalMiningResult}).
    */
@@ -477,7 +477,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_setIntervalMining` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetIntervalMiningParams}).
+   * @param params - The params, sent by position ({@link AnvilSetIntervalMiningParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetIntervalMiningResult}).
    */
@@ -494,7 +494,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_setBalance` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetBalanceParams}).
+   * @param params - The params, sent by position ({@link AnvilSetBalanceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetBalanceResult}).
    */
@@ -508,7 +508,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `hardhat_setBalance` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatSetBalanceParams}).
+   * @param params - The params, sent by position ({@link HardhatSetBalanceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatSetBalanceResult}).
    */
@@ -521,7 +521,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_addBalance` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilAddBalanceParams}).
+   * @param params - The params, sent by position ({@link AnvilAddBalanceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilAddBalanceResult}).
    */
@@ -534,7 +534,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_setCode` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetCodeParams}).
+   * @param params - The params, sent by position ({@link AnvilSetCodeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetCodeResult}).
    */
@@ -547,7 +547,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `hardhat_setCode` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatSetCodeParams}).
+   * @param params - The params, sent by position ({@link HardhatSetCodeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatSetCodeResult}).
    */
@@ -561,7 +561,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_setNonce` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetNonceParams}).
+   * @param params - The params, sent by position ({@link AnvilSetNonceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetNonceResult}).
    */
@@ -575,7 +575,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `hardhat_setNonce` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatSetNonceParams}).
+   * @param params - The params, sent by position ({@link HardhatSetNonceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatSetNonceResult}).
    */
@@ -588,7 +588,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_setStorageAt` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetStorageAtParams}).
+   * @param params - The params, sent by position ({@link AnvilSetStorageAtParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetStorageAtResult}).
    */
@@ -601,7 +601,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `hardhat_setStorageAt` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatSetStorageAtParams}).
+   * @param params - The params, sent by position ({@link HardhatSetStorageAtParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatSetStorageAtResult}).
    */
@@ -615,7 +615,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_impersonateAccount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilImpersonateAccountParams}).
+   * @param params - The params, sent by position ({@link AnvilImpersonateAccountParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilImpersonateAccountResult}).
    */
@@ -632,7 +632,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `hardhat_impersonateAccount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatImpersonateAccountParams}).
+   * @param params - The params, sent by position ({@link HardhatImpersonateAccountParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatImpersonateAccountResult}).
    */
@@ -648,7 +648,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_stopImpersonatingAccount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilStopImpersonatingAccountParams}).
+   * @param params - The params, sent by position ({@link AnvilStopImpersonatingAccountParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilStopImpersonatingAccountResult}).
    */
@@ -664,7 +664,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `hardhat_stopImpersonatingAccount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatStopImpersonatingAccountParams}).
+   * @param params - The params, sent by position ({@link HardhatStopImpersonatingAccountParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatStopImpersonatingAccountResult}).
    */
@@ -681,7 +681,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_dropTransaction` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilDropTransactionParams}).
+   * @param params - The params, sent by position ({@link AnvilDropTransactionParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilDropTransactionResult}).
    */
@@ -695,7 +695,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `hardhat_dropTransaction` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatDropTransactionParams}).
+   * @param params - The params, sent by position ({@link HardhatDropTransactionParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatDropTransactionResult}).
    */
@@ -712,7 +712,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_reset` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilResetParams}).
+   * @param params - The params, sent by position ({@link AnvilResetParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilResetResult}).
    */
@@ -726,7 +726,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `hardhat_reset` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatResetParams}).
+   * @param params - The params, sent by position ({@link HardhatResetParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatResetResult}).
    */
@@ -740,7 +740,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_dumpState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilDumpStateParams}).
+   * @param params - The params, sent by position ({@link AnvilDumpStateParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilDumpStateResult}).
    */
@@ -754,7 +754,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `hardhat_dumpState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatDumpStateParams}).
+   * @param params - The params, sent by position ({@link HardhatDumpStateParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatDumpStateResult}).
    */
@@ -768,7 +768,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `anvil_loadState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilLoadStateParams}).
+   * @param params - The params, sent by position ({@link AnvilLoadStateParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilLoadStateResult}).
    */
@@ -782,7 +782,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    *
    * JSON-RPC method `hardhat_loadState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatLoadStateParams}).
+   * @param params - The params, sent by position ({@link HardhatLoadStateParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatLoadStateResult}).
    */

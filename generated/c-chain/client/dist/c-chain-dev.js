@@ -127,7 +127,7 @@ export class CChainDevClient extends JsonRpcClient {
    * @returns The result ({@link EvmSnapshotResult}).
    */
   evmSnapshot(options) {
-    return this.request('evm_snapshot', {}, options, ERRORS.evmSnapshot);
+    return this.request('evm_snapshot', [], options, ERRORS.evmSnapshot);
   }
   /**
    * Snapshot the whole network; answers its ID.
@@ -143,7 +143,7 @@ export class CChainDevClient extends JsonRpcClient {
    * @returns The result ({@link AnvilSnapshotResult}).
    */
   anvilSnapshot(options) {
-    return this.request('anvil_snapshot', {}, options, ERRORS.anvilSnapshot);
+    return this.request('anvil_snapshot', [], options, ERRORS.anvilSnapshot);
   }
   /**
    * Revert the network to a snapshot.
@@ -155,12 +155,12 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `evm_revert` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmRevertParams}).
+   * @param params - The params, sent by position ({@link EvmRevertParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmRevertResult}).
    */
   evmRevert(params, options) {
-    return this.request('evm_revert', params, options, ERRORS.evmRevert);
+    return this.request('evm_revert', this.positional(params, ['id']), options, ERRORS.evmRevert);
   }
   /**
    * Revert the network to a snapshot.
@@ -172,12 +172,12 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `anvil_revert` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilRevertParams}).
+   * @param params - The params, sent by position ({@link AnvilRevertParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilRevertResult}).
    */
   anvilRevert(params, options) {
-    return this.request('anvil_revert', params, options, ERRORS.anvilRevert);
+    return this.request('anvil_revert', this.positional(params, ['id']), options, ERRORS.anvilRevert);
   }
   /**
    * Move the clock forward.
@@ -191,12 +191,12 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `evm_increaseTime` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmIncreaseTimeParams}).
+   * @param params - The params, sent by position ({@link EvmIncreaseTimeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmIncreaseTimeResult}).
    */
   evmIncreaseTime(params, options) {
-    return this.request('evm_increaseTime', params, options, ERRORS.evmIncreaseTime);
+    return this.request('evm_increaseTime', this.positional(params, ['seconds']), options, ERRORS.evmIncreaseTime);
   }
   /**
    * Move the clock forward.
@@ -210,12 +210,12 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `anvil_increaseTime` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilIncreaseTimeParams}).
+   * @param params - The params, sent by position ({@link AnvilIncreaseTimeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilIncreaseTimeResult}).
    */
   anvilIncreaseTime(params, options) {
-    return this.request('anvil_increaseTime', params, options, ERRORS.anvilIncreaseTime);
+    return this.request('anvil_increaseTime', this.positional(params, ['seconds']), options, ERRORS.anvilIncreaseTime);
   }
   /**
    * Set the next block's time.
@@ -228,12 +228,17 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `evm_setNextBlockTimestamp` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmSetNextBlockTimestampParams}).
+   * @param params - The params, sent by position ({@link EvmSetNextBlockTimestampParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmSetNextBlockTimestampResult}).
    */
   evmSetNextBlockTimestamp(params, options) {
-    return this.request('evm_setNextBlockTimestamp', params, options, ERRORS.evmSetNextBlockTimestamp);
+    return this.request(
+      'evm_setNextBlockTimestamp',
+      this.positional(params, ['timestamp']),
+      options,
+      ERRORS.evmSetNextBlockTimestamp,
+    );
   }
   /**
    * Set the next block's time.
@@ -245,12 +250,17 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `anvil_setNextBlockTimestamp` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetNextBlockTimestampParams}).
+   * @param params - The params, sent by position ({@link AnvilSetNextBlockTimestampParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetNextBlockTimestampResult}).
    */
   anvilSetNextBlockTimestamp(params, options) {
-    return this.request('anvil_setNextBlockTimestamp', params, options, ERRORS.anvilSetNextBlockTimestamp);
+    return this.request(
+      'anvil_setNextBlockTimestamp',
+      this.positional(params, ['timestamp']),
+      options,
+      ERRORS.anvilSetNextBlockTimestamp,
+    );
   }
   /**
    * Set the clock.
@@ -261,12 +271,12 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `evm_setTime` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmSetTimeParams}).
+   * @param params - The params, sent by position ({@link EvmSetTimeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmSetTimeResult}).
    */
   evmSetTime(params, options) {
-    return this.request('evm_setTime', params, options, ERRORS.evmSetTime);
+    return this.request('evm_setTime', this.positional(params, ['timestamp']), options, ERRORS.evmSetTime);
   }
   /**
    * Set the clock.
@@ -277,12 +287,12 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `anvil_setTime` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetTimeParams}).
+   * @param params - The params, sent by position ({@link AnvilSetTimeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetTimeResult}).
    */
   anvilSetTime(params, options) {
-    return this.request('anvil_setTime', params, options, ERRORS.anvilSetTime);
+    return this.request('anvil_setTime', this.positional(params, ['timestamp']), options, ERRORS.anvilSetTime);
   }
   /**
    * Mine C-Chain blocks now.
@@ -295,12 +305,12 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `evm_mine` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmMineParams}).
+   * @param params - The params, sent by position ({@link EvmMineParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmMineResult}).
    */
   evmMine(params = {}, options) {
-    return this.request('evm_mine', params, options, ERRORS.evmMine);
+    return this.request('evm_mine', this.positional(params, ['options']), options, ERRORS.evmMine);
   }
   /**
    * Mine several C-Chain blocks.
@@ -311,12 +321,12 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `anvil_mine` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilMineParams}).
+   * @param params - The params, sent by position ({@link AnvilMineParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilMineResult}).
    */
   anvilMine(params = {}, options) {
-    return this.request('anvil_mine', params, options, ERRORS.anvilMine);
+    return this.request('anvil_mine', this.positional(params, ['blocks', 'interval']), options, ERRORS.anvilMine);
   }
   /**
    * Mine several C-Chain blocks.
@@ -327,12 +337,12 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `hardhat_mine` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatMineParams}).
+   * @param params - The params, sent by position ({@link HardhatMineParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatMineResult}).
    */
   hardhatMine(params = {}, options) {
-    return this.request('hardhat_mine', params, options, ERRORS.hardhatMine);
+    return this.request('hardhat_mine', this.positional(params, ['blocks', 'interval']), options, ERRORS.hardhatMine);
   }
   /**
    * Whether each transaction is mined at once.
@@ -346,7 +356,7 @@ export class CChainDevClient extends JsonRpcClient {
    * @returns The result ({@link AnvilGetAutomineResult}).
    */
   anvilGetAutomine(options) {
-    return this.request('anvil_getAutomine', {}, options, ERRORS.anvilGetAutomine);
+    return this.request('anvil_getAutomine', [], options, ERRORS.anvilGetAutomine);
   }
   /**
    * Whether each transaction is mined at once.
@@ -360,7 +370,7 @@ export class CChainDevClient extends JsonRpcClient {
    * @returns The result ({@link HardhatGetAutomineResult}).
    */
   hardhatGetAutomine(options) {
-    return this.request('hardhat_getAutomine', {}, options, ERRORS.hardhatGetAutomine);
+    return this.request('hardhat_getAutomine', [], options, ERRORS.hardhatGetAutomine);
   }
   /**
    * Turn automine on or off.
@@ -371,12 +381,12 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `evm_setAutomine` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmSetAutomineParams}).
+   * @param params - The params, sent by position ({@link EvmSetAutomineParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmSetAutomineResult}).
    */
   evmSetAutomine(params, options) {
-    return this.request('evm_setAutomine', params, options, ERRORS.evmSetAutomine);
+    return this.request('evm_setAutomine', this.positional(params, ['enabled']), options, ERRORS.evmSetAutomine);
   }
   /**
    * Turn automine on or off.
@@ -387,12 +397,12 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `anvil_setAutomine` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetAutomineParams}).
+   * @param params - The params, sent by position ({@link AnvilSetAutomineParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetAutomineResult}).
    */
   anvilSetAutomine(params, options) {
-    return this.request('anvil_setAutomine', params, options, ERRORS.anvilSetAutomine);
+    return this.request('anvil_setAutomine', this.positional(params, ['enabled']), options, ERRORS.anvilSetAutomine);
   }
   /**
    * Build blocks from the pools every interval ms.
@@ -410,12 +420,17 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `evm_setIntervalMining` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmSetIntervalMiningParams}).
+   * @param params - The params, sent by position ({@link EvmSetIntervalMiningParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmSetIntervalMiningResult}).
    */
   evmSetIntervalMining(params, options) {
-    return this.request('evm_setIntervalMining', params, options, ERRORS.evmSetIntervalMining);
+    return this.request(
+      'evm_setIntervalMining',
+      this.positional(params, ['interval']),
+      options,
+      ERRORS.evmSetIntervalMining,
+    );
   }
   /**
    * Build blocks from the pools every interval seconds.
@@ -431,12 +446,17 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `anvil_setIntervalMining` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetIntervalMiningParams}).
+   * @param params - The params, sent by position ({@link AnvilSetIntervalMiningParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetIntervalMiningResult}).
    */
   anvilSetIntervalMining(params, options) {
-    return this.request('anvil_setIntervalMining', params, options, ERRORS.anvilSetIntervalMining);
+    return this.request(
+      'anvil_setIntervalMining',
+      this.positional(params, ['interval']),
+      options,
+      ERRORS.anvilSetIntervalMining,
+    );
   }
   /**
    * Set an account's balance.
@@ -447,12 +467,17 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `anvil_setBalance` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetBalanceParams}).
+   * @param params - The params, sent by position ({@link AnvilSetBalanceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetBalanceResult}).
    */
   anvilSetBalance(params, options) {
-    return this.request('anvil_setBalance', params, options, ERRORS.anvilSetBalance);
+    return this.request(
+      'anvil_setBalance',
+      this.positional(params, ['address', 'balance']),
+      options,
+      ERRORS.anvilSetBalance,
+    );
   }
   /**
    * Set an account's balance.
@@ -463,12 +488,17 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `hardhat_setBalance` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatSetBalanceParams}).
+   * @param params - The params, sent by position ({@link HardhatSetBalanceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatSetBalanceResult}).
    */
   hardhatSetBalance(params, options) {
-    return this.request('hardhat_setBalance', params, options, ERRORS.hardhatSetBalance);
+    return this.request(
+      'hardhat_setBalance',
+      this.positional(params, ['address', 'balance']),
+      options,
+      ERRORS.hardhatSetBalance,
+    );
   }
   /**
    * Add to an account's balance.
@@ -478,12 +508,17 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `anvil_addBalance` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilAddBalanceParams}).
+   * @param params - The params, sent by position ({@link AnvilAddBalanceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilAddBalanceResult}).
    */
   anvilAddBalance(params, options) {
-    return this.request('anvil_addBalance', params, options, ERRORS.anvilAddBalance);
+    return this.request(
+      'anvil_addBalance',
+      this.positional(params, ['address', 'amount']),
+      options,
+      ERRORS.anvilAddBalance,
+    );
   }
   /**
    * Set an account's code.
@@ -493,12 +528,12 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `anvil_setCode` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetCodeParams}).
+   * @param params - The params, sent by position ({@link AnvilSetCodeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetCodeResult}).
    */
   anvilSetCode(params, options) {
-    return this.request('anvil_setCode', params, options, ERRORS.anvilSetCode);
+    return this.request('anvil_setCode', this.positional(params, ['address', 'code']), options, ERRORS.anvilSetCode);
   }
   /**
    * Set an account's code.
@@ -508,12 +543,17 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `hardhat_setCode` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatSetCodeParams}).
+   * @param params - The params, sent by position ({@link HardhatSetCodeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatSetCodeResult}).
    */
   hardhatSetCode(params, options) {
-    return this.request('hardhat_setCode', params, options, ERRORS.hardhatSetCode);
+    return this.request(
+      'hardhat_setCode',
+      this.positional(params, ['address', 'code']),
+      options,
+      ERRORS.hardhatSetCode,
+    );
   }
   /**
    * Set an account's nonce.
@@ -524,12 +564,12 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `anvil_setNonce` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetNonceParams}).
+   * @param params - The params, sent by position ({@link AnvilSetNonceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetNonceResult}).
    */
   anvilSetNonce(params, options) {
-    return this.request('anvil_setNonce', params, options, ERRORS.anvilSetNonce);
+    return this.request('anvil_setNonce', this.positional(params, ['address', 'nonce']), options, ERRORS.anvilSetNonce);
   }
   /**
    * Set an account's nonce.
@@ -540,12 +580,17 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `hardhat_setNonce` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatSetNonceParams}).
+   * @param params - The params, sent by position ({@link HardhatSetNonceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatSetNonceResult}).
    */
   hardhatSetNonce(params, options) {
-    return this.request('hardhat_setNonce', params, options, ERRORS.hardhatSetNonce);
+    return this.request(
+      'hardhat_setNonce',
+      this.positional(params, ['address', 'nonce']),
+      options,
+      ERRORS.hardhatSetNonce,
+    );
   }
   /**
    * Set a storage slot.
@@ -555,12 +600,17 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `anvil_setStorageAt` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetStorageAtParams}).
+   * @param params - The params, sent by position ({@link AnvilSetStorageAtParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetStorageAtResult}).
    */
   anvilSetStorageAt(params, options) {
-    return this.request('anvil_setStorageAt', params, options, ERRORS.anvilSetStorageAt);
+    return this.request(
+      'anvil_setStorageAt',
+      this.positional(params, ['address', 'slot', 'value']),
+      options,
+      ERRORS.anvilSetStorageAt,
+    );
   }
   /**
    * Set a storage slot.
@@ -570,12 +620,17 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `hardhat_setStorageAt` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatSetStorageAtParams}).
+   * @param params - The params, sent by position ({@link HardhatSetStorageAtParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatSetStorageAtResult}).
    */
   hardhatSetStorageAt(params, options) {
-    return this.request('hardhat_setStorageAt', params, options, ERRORS.hardhatSetStorageAt);
+    return this.request(
+      'hardhat_setStorageAt',
+      this.positional(params, ['address', 'slot', 'value']),
+      options,
+      ERRORS.hardhatSetStorageAt,
+    );
   }
   /**
    * Send as an account without its key.
@@ -586,12 +641,17 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `anvil_impersonateAccount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilImpersonateAccountParams}).
+   * @param params - The params, sent by position ({@link AnvilImpersonateAccountParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilImpersonateAccountResult}).
    */
   anvilImpersonateAccount(params, options) {
-    return this.request('anvil_impersonateAccount', params, options, ERRORS.anvilImpersonateAccount);
+    return this.request(
+      'anvil_impersonateAccount',
+      this.positional(params, ['address']),
+      options,
+      ERRORS.anvilImpersonateAccount,
+    );
   }
   /**
    * Send as an account without its key.
@@ -602,12 +662,17 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `hardhat_impersonateAccount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatImpersonateAccountParams}).
+   * @param params - The params, sent by position ({@link HardhatImpersonateAccountParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatImpersonateAccountResult}).
    */
   hardhatImpersonateAccount(params, options) {
-    return this.request('hardhat_impersonateAccount', params, options, ERRORS.hardhatImpersonateAccount);
+    return this.request(
+      'hardhat_impersonateAccount',
+      this.positional(params, ['address']),
+      options,
+      ERRORS.hardhatImpersonateAccount,
+    );
   }
   /**
    * Stop sending as an account.
@@ -617,12 +682,17 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `anvil_stopImpersonatingAccount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilStopImpersonatingAccountParams}).
+   * @param params - The params, sent by position ({@link AnvilStopImpersonatingAccountParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilStopImpersonatingAccountResult}).
    */
   anvilStopImpersonatingAccount(params, options) {
-    return this.request('anvil_stopImpersonatingAccount', params, options, ERRORS.anvilStopImpersonatingAccount);
+    return this.request(
+      'anvil_stopImpersonatingAccount',
+      this.positional(params, ['address']),
+      options,
+      ERRORS.anvilStopImpersonatingAccount,
+    );
   }
   /**
    * Stop sending as an account.
@@ -632,12 +702,17 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `hardhat_stopImpersonatingAccount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatStopImpersonatingAccountParams}).
+   * @param params - The params, sent by position ({@link HardhatStopImpersonatingAccountParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatStopImpersonatingAccountResult}).
    */
   hardhatStopImpersonatingAccount(params, options) {
-    return this.request('hardhat_stopImpersonatingAccount', params, options, ERRORS.hardhatStopImpersonatingAccount);
+    return this.request(
+      'hardhat_stopImpersonatingAccount',
+      this.positional(params, ['address']),
+      options,
+      ERRORS.hardhatStopImpersonatingAccount,
+    );
   }
   /**
    * Drop a pending transaction.
@@ -648,12 +723,17 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `anvil_dropTransaction` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilDropTransactionParams}).
+   * @param params - The params, sent by position ({@link AnvilDropTransactionParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilDropTransactionResult}).
    */
   anvilDropTransaction(params, options) {
-    return this.request('anvil_dropTransaction', params, options, ERRORS.anvilDropTransaction);
+    return this.request(
+      'anvil_dropTransaction',
+      this.positional(params, ['hash']),
+      options,
+      ERRORS.anvilDropTransaction,
+    );
   }
   /**
    * Drop a pending transaction.
@@ -664,12 +744,17 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `hardhat_dropTransaction` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatDropTransactionParams}).
+   * @param params - The params, sent by position ({@link HardhatDropTransactionParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatDropTransactionResult}).
    */
   hardhatDropTransaction(params, options) {
-    return this.request('hardhat_dropTransaction', params, options, ERRORS.hardhatDropTransaction);
+    return this.request(
+      'hardhat_dropTransaction',
+      this.positional(params, ['hash']),
+      options,
+      ERRORS.hardhatDropTransaction,
+    );
   }
   /**
    * Back to genesis.
@@ -680,12 +765,12 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `anvil_reset` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilResetParams}).
+   * @param params - The params, sent by position ({@link AnvilResetParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilResetResult}).
    */
   anvilReset(params = {}, options) {
-    return this.request('anvil_reset', params, options, ERRORS.anvilReset);
+    return this.request('anvil_reset', this.positional(params, ['options']), options, ERRORS.anvilReset);
   }
   /**
    * Back to genesis.
@@ -696,12 +781,12 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `hardhat_reset` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatResetParams}).
+   * @param params - The params, sent by position ({@link HardhatResetParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatResetResult}).
    */
   hardhatReset(params = {}, options) {
-    return this.request('hardhat_reset', params, options, ERRORS.hardhatReset);
+    return this.request('hardhat_reset', this.positional(params, ['options']), options, ERRORS.hardhatReset);
   }
   /**
    * The whole network's state.
@@ -712,12 +797,17 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `anvil_dumpState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilDumpStateParams}).
+   * @param params - The params, sent by position ({@link AnvilDumpStateParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilDumpStateResult}).
    */
   anvilDumpState(params = {}, options) {
-    return this.request('anvil_dumpState', params, options, ERRORS.anvilDumpState);
+    return this.request(
+      'anvil_dumpState',
+      this.positional(params, ['preserveHistoricalStates']),
+      options,
+      ERRORS.anvilDumpState,
+    );
   }
   /**
    * The whole network's state.
@@ -728,12 +818,17 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `hardhat_dumpState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatDumpStateParams}).
+   * @param params - The params, sent by position ({@link HardhatDumpStateParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatDumpStateResult}).
    */
   hardhatDumpState(params = {}, options) {
-    return this.request('hardhat_dumpState', params, options, ERRORS.hardhatDumpState);
+    return this.request(
+      'hardhat_dumpState',
+      this.positional(params, ['preserveHistoricalStates']),
+      options,
+      ERRORS.hardhatDumpState,
+    );
   }
   /**
    * Replace the network's state.
@@ -744,12 +839,12 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `anvil_loadState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilLoadStateParams}).
+   * @param params - The params, sent by position ({@link AnvilLoadStateParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilLoadStateResult}).
    */
   anvilLoadState(params, options) {
-    return this.request('anvil_loadState', params, options, ERRORS.anvilLoadState);
+    return this.request('anvil_loadState', this.positional(params, ['state']), options, ERRORS.anvilLoadState);
   }
   /**
    * Replace the network's state.
@@ -760,11 +855,11 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * JSON-RPC method `hardhat_loadState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatLoadStateParams}).
+   * @param params - The params, sent by position ({@link HardhatLoadStateParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatLoadStateResult}).
    */
   hardhatLoadState(params, options) {
-    return this.request('hardhat_loadState', params, options, ERRORS.hardhatLoadState);
+    return this.request('hardhat_loadState', this.positional(params, ['state']), options, ERRORS.hardhatLoadState);
   }
 }

@@ -281,7 +281,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_call` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthCallParams}).
+   * @param params - The params, sent by position ({@link EthCallParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthCallResult}).
    * @throws {@link JsonRpcError} 3: execution reverted (data:
@@ -314,7 +314,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_createAccessList` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthCreateAccessListParams}).
+   * @param params - The params, sent by position ({@link EthCreateAccessListParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthCreateAccessListResult}).
    */
@@ -329,7 +329,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_estimateGas` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthEstimateGasParams}).
+   * @param params - The params, sent by position ({@link EthEstimateGasParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthEstimateGasResult}).
    * @throws {@link JsonRpcError} 3: execution reverted (data:
@@ -348,7 +348,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_feeHistory` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthFeeHistoryParams}).
+   * @param params - The params, sent by position ({@link EthFeeHistoryParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns Fee history for the returned block range. This can be a subsection of the requested range
    *          if not all blocks are available.
@@ -359,7 +359,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_fillTransaction` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthFillTransactionParams}).
+   * @param params - The params, sent by position ({@link EthFillTransactionParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthFillTransactionResult}).
    */
@@ -378,7 +378,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_getBalance` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetBalanceParams}).
+   * @param params - The params, sent by position ({@link EthGetBalanceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetBalanceResult}).
    */
@@ -388,7 +388,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_getBlockReceipts` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetBlockReceiptsParams}).
+   * @param params - The params, sent by position ({@link EthGetBlockReceiptsParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetBlockReceiptsResult}).
    * @throws {@link JsonRpcError} 4444: Pruned history unavailable
@@ -399,7 +399,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_getBlockTransactionCountByHash` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetBlockTransactionCountByHashParams}).
+   * @param params - The params, sent by position ({@link EthGetBlockTransactionCountByHashParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetBlockTransactionCountByHashResult}).
    * @throws {@link JsonRpcError} 4444: Pruned history unavailable
@@ -413,7 +413,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_getBlockTransactionCountByNumber` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetBlockTransactionCountByNumberParams}).
+   * @param params - The params, sent by position ({@link EthGetBlockTransactionCountByNumberParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetBlockTransactionCountByNumberResult}).
    * @throws {@link JsonRpcError} 4444: Pruned history unavailable
@@ -427,7 +427,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_getCode` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetCodeParams}).
+   * @param params - The params, sent by position ({@link EthGetCodeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetCodeResult}).
    */
@@ -438,7 +438,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_getFilterChanges` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetFilterChangesParams}).
+   * @param params - The params, sent by position ({@link EthGetFilterChangesParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetFilterChangesResult}).
    */
@@ -448,7 +448,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_getFilterLogs` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetFilterLogsParams}).
+   * @param params - The params, sent by position ({@link EthGetFilterLogsParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetFilterLogsResult}).
    */
@@ -463,7 +463,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_getLogs` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetLogsParams}).
+   * @param params - The params, sent by position ({@link EthGetLogsParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetLogsResult}).
    * @throws {@link JsonRpcError} 4444: Pruned history unavailable
@@ -474,7 +474,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_getProof` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetProofParams}).
+   * @param params - The params, sent by position ({@link EthGetProofParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetProofResult}).
    */
@@ -484,7 +484,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_getStorageAt` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetStorageAtParams}).
+   * @param params - The params, sent by position ({@link EthGetStorageAtParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetStorageAtResult}).
    */
@@ -494,7 +494,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_getTransactionByBlockHashAndIndex` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetTransactionByBlockHashAndIndexParams}).
+   * @param params - The params, sent by position ({@link EthGetTransactionByBlockHashAndIndexParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetTransactionByBlockHashAndIndexResult}).
    * @throws {@link JsonRpcError} 4444: Pruned history unavailable
@@ -508,7 +508,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_getTransactionByBlockNumberAndIndex` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetTransactionByBlockNumberAndIndexParams}).
+   * @param params - The params, sent by position ({@link EthGetTransactionByBlockNumberAndIndexParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetTransactionByBlockNumberAndIndexResult}).
    * @throws {@link JsonRpcError} 4444: Pruned history unavailable
@@ -522,7 +522,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_getTransactionByHash` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetTransactionByHashParams}).
+   * @param params - The params, sent by position ({@link EthGetTransactionByHashParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetTransactionByHashResult}).
    */
@@ -537,7 +537,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_getTransactionCount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetTransactionCountParams}).
+   * @param params - The params, sent by position ({@link EthGetTransactionCountParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetTransactionCountResult}).
    */
@@ -550,7 +550,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_getTransactionReceipt` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetTransactionReceiptParams}).
+   * @param params - The params, sent by position ({@link EthGetTransactionReceiptParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetTransactionReceiptResult}).
    * @throws {@link JsonRpcError} 4444: Pruned history unavailable
@@ -584,7 +584,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_newFilter` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthNewFilterParams}).
+   * @param params - The params, sent by position ({@link EthNewFilterParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthNewFilterResult}).
    */
@@ -600,7 +600,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_newPendingTransactionFilter` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthNewPendingTransactionFilterParams}).
+   * @param params - The params, sent by position ({@link EthNewPendingTransactionFilterParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthNewPendingTransactionFilterResult}).
    */
@@ -626,7 +626,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_sendRawTransaction` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthSendRawTransactionParams}).
+   * @param params - The params, sent by position ({@link EthSendRawTransactionParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthSendRawTransactionResult}).
    * @throws {@link JsonRpcError} -32700: Parse error
@@ -667,7 +667,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_sendTransaction` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthSendTransactionParams}).
+   * @param params - The params, sent by position ({@link EthSendTransactionParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthSendTransactionResult}).
    * @throws {@link JsonRpcError} -32700: Parse error
@@ -705,7 +705,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_sign` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthSignParams}).
+   * @param params - The params, sent by position ({@link EthSignParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthSignResult}).
    */
@@ -715,7 +715,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_signTransaction` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthSignTransactionParams}).
+   * @param params - The params, sent by position ({@link EthSignTransactionParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthSignTransactionResult}).
    */
@@ -734,7 +734,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_uninstallFilter` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthUninstallFilterParams}).
+   * @param params - The params, sent by position ({@link EthUninstallFilterParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthUninstallFilterResult}).
    */
@@ -800,7 +800,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_getBlockByHash` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetBlockByHashParams}).
+   * @param params - The params, sent by position ({@link EthGetBlockByHashParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetBlockByHashResult}).
    */
@@ -813,7 +813,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_getBlockByNumber` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetBlockByNumberParams}).
+   * @param params - The params, sent by position ({@link EthGetBlockByNumberParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetBlockByNumberResult}).
    */
@@ -829,7 +829,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_getUncleCountByBlockNumber` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetUncleCountByBlockNumberParams}).
+   * @param params - The params, sent by position ({@link EthGetUncleCountByBlockNumberParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetUncleCountByBlockNumberResult}).
    */
@@ -846,7 +846,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_getUncleCountByBlockHash` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetUncleCountByBlockHashParams}).
+   * @param params - The params, sent by position ({@link EthGetUncleCountByBlockHashParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetUncleCountByBlockHashResult}).
    */
@@ -864,7 +864,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_getUncleByBlockNumberAndIndex` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetUncleByBlockNumberAndIndexParams}).
+   * @param params - The params, sent by position ({@link EthGetUncleByBlockNumberAndIndexParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetUncleByBlockNumberAndIndexResult}).
    */
@@ -881,7 +881,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `eth_getUncleByBlockHashAndIndex` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetUncleByBlockHashAndIndexParams}).
+   * @param params - The params, sent by position ({@link EthGetUncleByBlockHashAndIndexParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetUncleByBlockHashAndIndexResult}).
    */
@@ -910,7 +910,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    *
    * JSON-RPC method `web3_sha3` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link Web3Sha3Params}).
+   * @param params - The params, sent by position ({@link Web3Sha3Params}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link Web3Sha3Result}).
    */

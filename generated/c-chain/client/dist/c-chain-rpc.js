@@ -239,7 +239,7 @@ export class CChainRpcClient extends JsonRpcClient {
    * @returns The result ({@link EthBlockNumberResult}).
    */
   ethBlockNumber(options) {
-    return this.request('eth_blockNumber', {}, options, ERRORS.ethBlockNumber);
+    return this.request('eth_blockNumber', [], options, ERRORS.ethBlockNumber);
   }
   /**
    * Executes a new message call immediately without creating a transaction on the block chain.
@@ -253,7 +253,7 @@ export class CChainRpcClient extends JsonRpcClient {
    *
    * JSON-RPC method `eth_call` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthCallParams}).
+   * @param params - The params, sent by position ({@link EthCallParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthCallResult}).
    * @throws {@link JsonRpcError} 3: execution reverted (data:
@@ -263,7 +263,7 @@ export class CChainRpcClient extends JsonRpcClient {
    *         0x0000000000000000000000000000000000000000 have 0 want 1 (supplied gas 50000000)
    */
   ethCall(params, options) {
-    return this.request('eth_call', params, options, ERRORS.ethCall);
+    return this.request('eth_call', this.positional(params, ['Transaction', 'Block']), options, ERRORS.ethCall);
   }
   /**
    * Returns the chain ID of the current network.
@@ -274,7 +274,7 @@ export class CChainRpcClient extends JsonRpcClient {
    * @returns The result ({@link EthChainIdResult}).
    */
   ethChainId(options) {
-    return this.request('eth_chainId', {}, options, ERRORS.ethChainId);
+    return this.request('eth_chainId', [], options, ERRORS.ethChainId);
   }
   /**
    * Returns the client coinbase address.
@@ -285,19 +285,24 @@ export class CChainRpcClient extends JsonRpcClient {
    * @returns The result ({@link EthCoinbaseResult}).
    */
   ethCoinbase(options) {
-    return this.request('eth_coinbase', {}, options, ERRORS.ethCoinbase);
+    return this.request('eth_coinbase', [], options, ERRORS.ethCoinbase);
   }
   /**
    * Generates an access list for a transaction.
    *
    * JSON-RPC method `eth_createAccessList` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthCreateAccessListParams}).
+   * @param params - The params, sent by position ({@link EthCreateAccessListParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthCreateAccessListResult}).
    */
   ethCreateAccessList(params, options) {
-    return this.request('eth_createAccessList', params, options, ERRORS.ethCreateAccessList);
+    return this.request(
+      'eth_createAccessList',
+      this.positional(params, ['Transaction', 'Block']),
+      options,
+      ERRORS.ethCreateAccessList,
+    );
   }
   /**
    * Generates and returns an estimate of how much gas is necessary to allow the transaction to complete.
@@ -309,7 +314,7 @@ export class CChainRpcClient extends JsonRpcClient {
    *
    * JSON-RPC method `eth_estimateGas` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthEstimateGasParams}).
+   * @param params - The params, sent by position ({@link EthEstimateGasParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthEstimateGasResult}).
    * @throws {@link JsonRpcError} 3: execution reverted (data:
@@ -320,7 +325,12 @@ export class CChainRpcClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: insufficient funds for transfer
    */
   ethEstimateGas(params, options) {
-    return this.request('eth_estimateGas', params, options, ERRORS.ethEstimateGas);
+    return this.request(
+      'eth_estimateGas',
+      this.positional(params, ['Transaction', 'Block']),
+      options,
+      ERRORS.ethEstimateGas,
+    );
   }
   /**
    * Transaction fee history
@@ -330,25 +340,35 @@ export class CChainRpcClient extends JsonRpcClient {
    *
    * JSON-RPC method `eth_feeHistory` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthFeeHistoryParams}).
+   * @param params - The params, sent by position ({@link EthFeeHistoryParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns Fee history for the returned block range. This can be a subsection of the requested range
    *          if not all blocks are available.
    */
   ethFeeHistory(params, options) {
-    return this.request('eth_feeHistory', params, options, ERRORS.ethFeeHistory);
+    return this.request(
+      'eth_feeHistory',
+      this.positional(params, ['blockCount', 'newestBlock', 'rewardPercentiles']),
+      options,
+      ERRORS.ethFeeHistory,
+    );
   }
   /**
    * Fills in missing transaction fields to be signed and submitted.
    *
    * JSON-RPC method `eth_fillTransaction` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthFillTransactionParams}).
+   * @param params - The params, sent by position ({@link EthFillTransactionParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthFillTransactionResult}).
    */
   ethFillTransaction(params, options) {
-    return this.request('eth_fillTransaction', params, options, ERRORS.ethFillTransaction);
+    return this.request(
+      'eth_fillTransaction',
+      this.positional(params, ['Transaction']),
+      options,
+      ERRORS.ethFillTransaction,
+    );
   }
   /**
    * Returns the current price per gas in wei.
@@ -359,39 +379,44 @@ export class CChainRpcClient extends JsonRpcClient {
    * @returns The result ({@link EthGasPriceResult}).
    */
   ethGasPrice(options) {
-    return this.request('eth_gasPrice', {}, options, ERRORS.ethGasPrice);
+    return this.request('eth_gasPrice', [], options, ERRORS.ethGasPrice);
   }
   /**
    * Returns the balance of the account of given address.
    *
    * JSON-RPC method `eth_getBalance` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetBalanceParams}).
+   * @param params - The params, sent by position ({@link EthGetBalanceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetBalanceResult}).
    */
   ethGetBalance(params, options) {
-    return this.request('eth_getBalance', params, options, ERRORS.ethGetBalance);
+    return this.request('eth_getBalance', this.positional(params, ['Address', 'Block']), options, ERRORS.ethGetBalance);
   }
   /**
    * Returns the receipts of a block by number or hash.
    *
    * JSON-RPC method `eth_getBlockReceipts` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetBlockReceiptsParams}).
+   * @param params - The params, sent by position ({@link EthGetBlockReceiptsParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetBlockReceiptsResult}).
    * @throws {@link JsonRpcError} 4444: Pruned history unavailable
    */
   ethGetBlockReceipts(params, options) {
-    return this.request('eth_getBlockReceipts', params, options, ERRORS.ethGetBlockReceipts);
+    return this.request(
+      'eth_getBlockReceipts',
+      this.positional(params, ['Block']),
+      options,
+      ERRORS.ethGetBlockReceipts,
+    );
   }
   /**
    * Returns the number of transactions in a block from a block matching the given block hash.
    *
    * JSON-RPC method `eth_getBlockTransactionCountByHash` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetBlockTransactionCountByHashParams}).
+   * @param params - The params, sent by position ({@link EthGetBlockTransactionCountByHashParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetBlockTransactionCountByHashResult}).
    * @throws {@link JsonRpcError} 4444: Pruned history unavailable
@@ -399,7 +424,7 @@ export class CChainRpcClient extends JsonRpcClient {
   ethGetBlockTransactionCountByHash(params = {}, options) {
     return this.request(
       'eth_getBlockTransactionCountByHash',
-      params,
+      this.positional(params, ['Block hash']),
       options,
       ERRORS.ethGetBlockTransactionCountByHash,
     );
@@ -409,7 +434,7 @@ export class CChainRpcClient extends JsonRpcClient {
    *
    * JSON-RPC method `eth_getBlockTransactionCountByNumber` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetBlockTransactionCountByNumberParams}).
+   * @param params - The params, sent by position ({@link EthGetBlockTransactionCountByNumberParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetBlockTransactionCountByNumberResult}).
    * @throws {@link JsonRpcError} 4444: Pruned history unavailable
@@ -417,7 +442,7 @@ export class CChainRpcClient extends JsonRpcClient {
   ethGetBlockTransactionCountByNumber(params = {}, options) {
     return this.request(
       'eth_getBlockTransactionCountByNumber',
-      params,
+      this.positional(params, ['Block']),
       options,
       ERRORS.ethGetBlockTransactionCountByNumber,
     );
@@ -427,12 +452,12 @@ export class CChainRpcClient extends JsonRpcClient {
    *
    * JSON-RPC method `eth_getCode` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetCodeParams}).
+   * @param params - The params, sent by position ({@link EthGetCodeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetCodeResult}).
    */
   ethGetCode(params, options) {
-    return this.request('eth_getCode', params, options, ERRORS.ethGetCode);
+    return this.request('eth_getCode', this.positional(params, ['Address', 'Block']), options, ERRORS.ethGetCode);
   }
   /**
    * Polling method for the filter with the given ID (created using `eth_newFilter`). Returns an array of
@@ -440,24 +465,34 @@ export class CChainRpcClient extends JsonRpcClient {
    *
    * JSON-RPC method `eth_getFilterChanges` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetFilterChangesParams}).
+   * @param params - The params, sent by position ({@link EthGetFilterChangesParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetFilterChangesResult}).
    */
   ethGetFilterChanges(params, options) {
-    return this.request('eth_getFilterChanges', params, options, ERRORS.ethGetFilterChanges);
+    return this.request(
+      'eth_getFilterChanges',
+      this.positional(params, ['Filter identifier']),
+      options,
+      ERRORS.ethGetFilterChanges,
+    );
   }
   /**
    * Returns an array of all logs matching the filter with the given ID (created using `eth_newFilter`).
    *
    * JSON-RPC method `eth_getFilterLogs` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetFilterLogsParams}).
+   * @param params - The params, sent by position ({@link EthGetFilterLogsParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetFilterLogsResult}).
    */
   ethGetFilterLogs(params, options) {
-    return this.request('eth_getFilterLogs', params, options, ERRORS.ethGetFilterLogs);
+    return this.request(
+      'eth_getFilterLogs',
+      this.positional(params, ['Filter identifier']),
+      options,
+      ERRORS.ethGetFilterLogs,
+    );
   }
   /**
    * Returns an array of all logs matching a filter object.
@@ -469,44 +504,54 @@ export class CChainRpcClient extends JsonRpcClient {
    *
    * JSON-RPC method `eth_getLogs` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetLogsParams}).
+   * @param params - The params, sent by position ({@link EthGetLogsParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetLogsResult}).
    * @throws {@link JsonRpcError} 4444: Pruned history unavailable
    */
   ethGetLogs(params, options) {
-    return this.request('eth_getLogs', params, options, ERRORS.ethGetLogs);
+    return this.request('eth_getLogs', this.positional(params, ['Filter']), options, ERRORS.ethGetLogs);
   }
   /**
    * Returns the merkle proof for a given account and optionally some storage keys.
    *
    * JSON-RPC method `eth_getProof` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetProofParams}).
+   * @param params - The params, sent by position ({@link EthGetProofParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetProofResult}).
    */
   ethGetProof(params, options) {
-    return this.request('eth_getProof', params, options, ERRORS.ethGetProof);
+    return this.request(
+      'eth_getProof',
+      this.positional(params, ['Address', 'StorageKeys', 'Block']),
+      options,
+      ERRORS.ethGetProof,
+    );
   }
   /**
    * Returns the value from a storage position at a given address.
    *
    * JSON-RPC method `eth_getStorageAt` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetStorageAtParams}).
+   * @param params - The params, sent by position ({@link EthGetStorageAtParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetStorageAtResult}).
    */
   ethGetStorageAt(params, options) {
-    return this.request('eth_getStorageAt', params, options, ERRORS.ethGetStorageAt);
+    return this.request(
+      'eth_getStorageAt',
+      this.positional(params, ['Address', 'Storage slot', 'Block']),
+      options,
+      ERRORS.ethGetStorageAt,
+    );
   }
   /**
    * Returns information about a transaction by block hash and transaction index position.
    *
    * JSON-RPC method `eth_getTransactionByBlockHashAndIndex` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetTransactionByBlockHashAndIndexParams}).
+   * @param params - The params, sent by position ({@link EthGetTransactionByBlockHashAndIndexParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetTransactionByBlockHashAndIndexResult}).
    * @throws {@link JsonRpcError} 4444: Pruned history unavailable
@@ -514,7 +559,7 @@ export class CChainRpcClient extends JsonRpcClient {
   ethGetTransactionByBlockHashAndIndex(params, options) {
     return this.request(
       'eth_getTransactionByBlockHashAndIndex',
-      params,
+      this.positional(params, ['Block hash', 'Transaction index']),
       options,
       ERRORS.ethGetTransactionByBlockHashAndIndex,
     );
@@ -524,7 +569,7 @@ export class CChainRpcClient extends JsonRpcClient {
    *
    * JSON-RPC method `eth_getTransactionByBlockNumberAndIndex` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetTransactionByBlockNumberAndIndexParams}).
+   * @param params - The params, sent by position ({@link EthGetTransactionByBlockNumberAndIndexParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetTransactionByBlockNumberAndIndexResult}).
    * @throws {@link JsonRpcError} 4444: Pruned history unavailable
@@ -532,7 +577,7 @@ export class CChainRpcClient extends JsonRpcClient {
   ethGetTransactionByBlockNumberAndIndex(params, options) {
     return this.request(
       'eth_getTransactionByBlockNumberAndIndex',
-      params,
+      this.positional(params, ['Block', 'Transaction index']),
       options,
       ERRORS.ethGetTransactionByBlockNumberAndIndex,
     );
@@ -542,12 +587,17 @@ export class CChainRpcClient extends JsonRpcClient {
    *
    * JSON-RPC method `eth_getTransactionByHash` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetTransactionByHashParams}).
+   * @param params - The params, sent by position ({@link EthGetTransactionByHashParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetTransactionByHashResult}).
    */
   ethGetTransactionByHash(params, options) {
-    return this.request('eth_getTransactionByHash', params, options, ERRORS.ethGetTransactionByHash);
+    return this.request(
+      'eth_getTransactionByHash',
+      this.positional(params, ['Transaction hash']),
+      options,
+      ERRORS.ethGetTransactionByHash,
+    );
   }
   /**
    * Returns the nonce of an account in the state. NOTE: The name eth_getTransactionCount reflects the
@@ -556,25 +606,35 @@ export class CChainRpcClient extends JsonRpcClient {
    *
    * JSON-RPC method `eth_getTransactionCount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetTransactionCountParams}).
+   * @param params - The params, sent by position ({@link EthGetTransactionCountParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetTransactionCountResult}).
    */
   ethGetTransactionCount(params, options) {
-    return this.request('eth_getTransactionCount', params, options, ERRORS.ethGetTransactionCount);
+    return this.request(
+      'eth_getTransactionCount',
+      this.positional(params, ['Address', 'Block']),
+      options,
+      ERRORS.ethGetTransactionCount,
+    );
   }
   /**
    * Returns the receipt of a transaction by transaction hash.
    *
    * JSON-RPC method `eth_getTransactionReceipt` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetTransactionReceiptParams}).
+   * @param params - The params, sent by position ({@link EthGetTransactionReceiptParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetTransactionReceiptResult}).
    * @throws {@link JsonRpcError} 4444: Pruned history unavailable
    */
   ethGetTransactionReceipt(params, options) {
-    return this.request('eth_getTransactionReceipt', params, options, ERRORS.ethGetTransactionReceipt);
+    return this.request(
+      'eth_getTransactionReceipt',
+      this.positional(params, ['Transaction hash']),
+      options,
+      ERRORS.ethGetTransactionReceipt,
+    );
   }
   /**
    * Returns the current maxPriorityFeePerGas per gas in wei.
@@ -585,7 +645,7 @@ export class CChainRpcClient extends JsonRpcClient {
    * @returns The result ({@link EthMaxPriorityFeePerGasResult}).
    */
   ethMaxPriorityFeePerGas(options) {
-    return this.request('eth_maxPriorityFeePerGas', {}, options, ERRORS.ethMaxPriorityFeePerGas);
+    return this.request('eth_maxPriorityFeePerGas', [], options, ERRORS.ethMaxPriorityFeePerGas);
   }
   /**
    * Creates a filter in the node, allowing for later polling. Registers client interest in new blocks,
@@ -597,7 +657,7 @@ export class CChainRpcClient extends JsonRpcClient {
    * @returns The result ({@link EthNewBlockFilterResult}).
    */
   ethNewBlockFilter(options) {
-    return this.request('eth_newBlockFilter', {}, options, ERRORS.ethNewBlockFilter);
+    return this.request('eth_newBlockFilter', [], options, ERRORS.ethNewBlockFilter);
   }
   /**
    * Install a log filter in the server, allowing for later polling. Registers client interest in logs
@@ -605,12 +665,12 @@ export class CChainRpcClient extends JsonRpcClient {
    *
    * JSON-RPC method `eth_newFilter` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthNewFilterParams}).
+   * @param params - The params, sent by position ({@link EthNewFilterParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthNewFilterResult}).
    */
   ethNewFilter(params, options) {
-    return this.request('eth_newFilter', params, options, ERRORS.ethNewFilter);
+    return this.request('eth_newFilter', this.positional(params, ['Filter']), options, ERRORS.ethNewFilter);
   }
   /**
    * Creates a filter in the node, allowing for later polling. Registers client interest in new
@@ -623,12 +683,17 @@ export class CChainRpcClient extends JsonRpcClient {
    *
    * JSON-RPC method `eth_newPendingTransactionFilter` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthNewPendingTransactionFilterParams}).
+   * @param params - The params, sent by position ({@link EthNewPendingTransactionFilterParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthNewPendingTransactionFilterResult}).
    */
   ethNewPendingTransactionFilter(params = {}, options) {
-    return this.request('eth_newPendingTransactionFilter', params, options, ERRORS.ethNewPendingTransactionFilter);
+    return this.request(
+      'eth_newPendingTransactionFilter',
+      this.positional(params, ['fullTx']),
+      options,
+      ERRORS.ethNewPendingTransactionFilter,
+    );
   }
   /**
    * Submits a raw transaction. You can create and sign a transaction externally using a library such as
@@ -648,7 +713,7 @@ export class CChainRpcClient extends JsonRpcClient {
    *
    * JSON-RPC method `eth_sendRawTransaction` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthSendRawTransactionParams}).
+   * @param params - The params, sent by position ({@link EthSendRawTransactionParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthSendRawTransactionResult}).
    * @throws {@link JsonRpcError} -32700: Parse error
@@ -681,14 +746,19 @@ export class CChainRpcClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} 1001: Invalid sender
    */
   ethSendRawTransaction(params, options) {
-    return this.request('eth_sendRawTransaction', params, options, ERRORS.ethSendRawTransaction);
+    return this.request(
+      'eth_sendRawTransaction',
+      this.positional(params, ['Transaction']),
+      options,
+      ERRORS.ethSendRawTransaction,
+    );
   }
   /**
    * Signs and submits a transaction.
    *
    * JSON-RPC method `eth_sendTransaction` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthSendTransactionParams}).
+   * @param params - The params, sent by position ({@link EthSendTransactionParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthSendTransactionResult}).
    * @throws {@link JsonRpcError} -32700: Parse error
@@ -721,31 +791,41 @@ export class CChainRpcClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} 1001: Invalid sender
    */
   ethSendTransaction(params, options) {
-    return this.request('eth_sendTransaction', params, options, ERRORS.ethSendTransaction);
+    return this.request(
+      'eth_sendTransaction',
+      this.positional(params, ['Transaction']),
+      options,
+      ERRORS.ethSendTransaction,
+    );
   }
   /**
    * Returns an EIP-191 signature over the provided data.
    *
    * JSON-RPC method `eth_sign` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthSignParams}).
+   * @param params - The params, sent by position ({@link EthSignParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthSignResult}).
    */
   ethSign(params, options) {
-    return this.request('eth_sign', params, options, ERRORS.ethSign);
+    return this.request('eth_sign', this.positional(params, ['Address', 'Message']), options, ERRORS.ethSign);
   }
   /**
    * Returns an RLP encoded transaction signed by the specified account.
    *
    * JSON-RPC method `eth_signTransaction` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthSignTransactionParams}).
+   * @param params - The params, sent by position ({@link EthSignTransactionParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthSignTransactionResult}).
    */
   ethSignTransaction(params, options) {
-    return this.request('eth_signTransaction', params, options, ERRORS.ethSignTransaction);
+    return this.request(
+      'eth_signTransaction',
+      this.positional(params, ['Transaction']),
+      options,
+      ERRORS.ethSignTransaction,
+    );
   }
   /**
    * Returns an object with data about the sync status or false.
@@ -756,19 +836,24 @@ export class CChainRpcClient extends JsonRpcClient {
    * @returns The result ({@link EthSyncingResult}).
    */
   ethSyncing(options) {
-    return this.request('eth_syncing', {}, options, ERRORS.ethSyncing);
+    return this.request('eth_syncing', [], options, ERRORS.ethSyncing);
   }
   /**
    * Uninstalls a filter with given id.
    *
    * JSON-RPC method `eth_uninstallFilter` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthUninstallFilterParams}).
+   * @param params - The params, sent by position ({@link EthUninstallFilterParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthUninstallFilterResult}).
    */
   ethUninstallFilter(params, options) {
-    return this.request('eth_uninstallFilter', params, options, ERRORS.ethUninstallFilter);
+    return this.request(
+      'eth_uninstallFilter',
+      this.positional(params, ['Filter identifier']),
+      options,
+      ERRORS.ethUninstallFilter,
+    );
   }
   /**
    * Returns the current network ID. This is usually equivalent to the chainID, but may differ from it
@@ -780,7 +865,7 @@ export class CChainRpcClient extends JsonRpcClient {
    * @returns The result ({@link NetVersionResult}).
    */
   netVersion(options) {
-    return this.request('net_version', {}, options, ERRORS.netVersion);
+    return this.request('net_version', [], options, ERRORS.netVersion);
   }
   /**
    * The base fee a block built now would have.
@@ -796,7 +881,7 @@ export class CChainRpcClient extends JsonRpcClient {
    * @returns The result ({@link EthBaseFeeResult}).
    */
   ethBaseFee(options) {
-    return this.request('eth_baseFee', {}, options, ERRORS.ethBaseFee);
+    return this.request('eth_baseFee', [], options, ERRORS.ethBaseFee);
   }
   /**
    * Slow, normal and fast fee suggestions for a dynamic-fee transaction.
@@ -813,7 +898,7 @@ export class CChainRpcClient extends JsonRpcClient {
    * @returns The result ({@link EthSuggestPriceOptionsResult}).
    */
   ethSuggestPriceOptions(options) {
-    return this.request('eth_suggestPriceOptions', {}, options, ERRORS.ethSuggestPriceOptions);
+    return this.request('eth_suggestPriceOptions', [], options, ERRORS.ethSuggestPriceOptions);
   }
   /**
    * The chain's configuration: chain ID, Ethereum forks and Avalanche network upgrades.
@@ -829,7 +914,7 @@ export class CChainRpcClient extends JsonRpcClient {
    * @returns The result ({@link EthGetChainConfigResult}).
    */
   ethGetChainConfig(options) {
-    return this.request('eth_getChainConfig', {}, options, ERRORS.ethGetChainConfig);
+    return this.request('eth_getChainConfig', [], options, ERRORS.ethGetChainConfig);
   }
   /**
    * Returns information about a block by hash, with the C-Chain's own header fields.
@@ -839,12 +924,17 @@ export class CChainRpcClient extends JsonRpcClient {
    *
    * JSON-RPC method `eth_getBlockByHash` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetBlockByHashParams}).
+   * @param params - The params, sent by position ({@link EthGetBlockByHashParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetBlockByHashResult}).
    */
   ethGetBlockByHash(params, options) {
-    return this.request('eth_getBlockByHash', params, options, ERRORS.ethGetBlockByHash);
+    return this.request(
+      'eth_getBlockByHash',
+      this.positional(params, ['Block hash', 'Hydrated transactions']),
+      options,
+      ERRORS.ethGetBlockByHash,
+    );
   }
   /**
    * Returns information about a block by number, with the C-Chain's own header fields.
@@ -854,12 +944,17 @@ export class CChainRpcClient extends JsonRpcClient {
    *
    * JSON-RPC method `eth_getBlockByNumber` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetBlockByNumberParams}).
+   * @param params - The params, sent by position ({@link EthGetBlockByNumberParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetBlockByNumberResult}).
    */
   ethGetBlockByNumber(params, options) {
-    return this.request('eth_getBlockByNumber', params, options, ERRORS.ethGetBlockByNumber);
+    return this.request(
+      'eth_getBlockByNumber',
+      this.positional(params, ['Block', 'Hydrated transactions']),
+      options,
+      ERRORS.ethGetBlockByNumber,
+    );
   }
   /**
    * The number of uncles of a block by number: always 0 on the C-Chain.
@@ -872,12 +967,17 @@ export class CChainRpcClient extends JsonRpcClient {
    *
    * JSON-RPC method `eth_getUncleCountByBlockNumber` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetUncleCountByBlockNumberParams}).
+   * @param params - The params, sent by position ({@link EthGetUncleCountByBlockNumberParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetUncleCountByBlockNumberResult}).
    */
   ethGetUncleCountByBlockNumber(params, options) {
-    return this.request('eth_getUncleCountByBlockNumber', params, options, ERRORS.ethGetUncleCountByBlockNumber);
+    return this.request(
+      'eth_getUncleCountByBlockNumber',
+      this.positional(params, ['Block']),
+      options,
+      ERRORS.ethGetUncleCountByBlockNumber,
+    );
   }
   /**
    * The number of uncles of a block by hash: always 0 on the C-Chain.
@@ -888,12 +988,17 @@ export class CChainRpcClient extends JsonRpcClient {
    *
    * JSON-RPC method `eth_getUncleCountByBlockHash` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetUncleCountByBlockHashParams}).
+   * @param params - The params, sent by position ({@link EthGetUncleCountByBlockHashParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetUncleCountByBlockHashResult}).
    */
   ethGetUncleCountByBlockHash(params, options) {
-    return this.request('eth_getUncleCountByBlockHash', params, options, ERRORS.ethGetUncleCountByBlockHash);
+    return this.request(
+      'eth_getUncleCountByBlockHash',
+      this.positional(params, ['Block hash']),
+      options,
+      ERRORS.ethGetUncleCountByBlockHash,
+    );
   }
   /**
    * An uncle of a block by number and index: always null on the C-Chain.
@@ -905,12 +1010,17 @@ export class CChainRpcClient extends JsonRpcClient {
    *
    * JSON-RPC method `eth_getUncleByBlockNumberAndIndex` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetUncleByBlockNumberAndIndexParams}).
+   * @param params - The params, sent by position ({@link EthGetUncleByBlockNumberAndIndexParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetUncleByBlockNumberAndIndexResult}).
    */
   ethGetUncleByBlockNumberAndIndex(params, options) {
-    return this.request('eth_getUncleByBlockNumberAndIndex', params, options, ERRORS.ethGetUncleByBlockNumberAndIndex);
+    return this.request(
+      'eth_getUncleByBlockNumberAndIndex',
+      this.positional(params, ['Block', 'Uncle index']),
+      options,
+      ERRORS.ethGetUncleByBlockNumberAndIndex,
+    );
   }
   /**
    * An uncle of a block by hash and index: always null on the C-Chain.
@@ -921,12 +1031,17 @@ export class CChainRpcClient extends JsonRpcClient {
    *
    * JSON-RPC method `eth_getUncleByBlockHashAndIndex` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetUncleByBlockHashAndIndexParams}).
+   * @param params - The params, sent by position ({@link EthGetUncleByBlockHashAndIndexParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetUncleByBlockHashAndIndexResult}).
    */
   ethGetUncleByBlockHashAndIndex(params, options) {
-    return this.request('eth_getUncleByBlockHashAndIndex', params, options, ERRORS.ethGetUncleByBlockHashAndIndex);
+    return this.request(
+      'eth_getUncleByBlockHashAndIndex',
+      this.positional(params, ['Block hash', 'Uncle index']),
+      options,
+      ERRORS.ethGetUncleByBlockHashAndIndex,
+    );
   }
   /**
    * The node's EVM version.
@@ -942,7 +1057,7 @@ export class CChainRpcClient extends JsonRpcClient {
    * @returns The result ({@link Web3ClientVersionResult}).
    */
   web3ClientVersion(options) {
-    return this.request('web3_clientVersion', {}, options, ERRORS.web3ClientVersion);
+    return this.request('web3_clientVersion', [], options, ERRORS.web3ClientVersion);
   }
   /**
    * Keccak-256 of the given bytes.
@@ -951,12 +1066,12 @@ export class CChainRpcClient extends JsonRpcClient {
    *
    * JSON-RPC method `web3_sha3` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link Web3Sha3Params}).
+   * @param params - The params, sent by position ({@link Web3Sha3Params}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link Web3Sha3Result}).
    */
   web3Sha3(params, options) {
-    return this.request('web3_sha3', params, options, ERRORS.web3Sha3);
+    return this.request('web3_sha3', this.positional(params, ['data']), options, ERRORS.web3Sha3);
   }
   /**
    * Always true.
@@ -970,7 +1085,7 @@ export class CChainRpcClient extends JsonRpcClient {
    * @returns The result ({@link NetListeningResult}).
    */
   netListening(options) {
-    return this.request('net_listening', {}, options, ERRORS.netListening);
+    return this.request('net_listening', [], options, ERRORS.netListening);
   }
   /**
    * Always 0.
@@ -984,6 +1099,6 @@ export class CChainRpcClient extends JsonRpcClient {
    * @returns The result ({@link NetPeerCountResult}).
    */
   netPeerCount(options) {
-    return this.request('net_peerCount', {}, options, ERRORS.netPeerCount);
+    return this.request('net_peerCount', [], options, ERRORS.netPeerCount);
   }
 }

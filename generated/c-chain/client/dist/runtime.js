@@ -28,8 +28,10 @@ const isObject = (value) => typeof value === 'object' && value !== null && !Arra
  * method, the errors its spec documents, so `failed(error, method, name)` is checked at compile time.
  */
 export class JsonRpcClient {
-  /** The endpoint URL every call of this client is sent to. */
+  /** The endpoint URL every call of this client is sent to, but a method's with a server of its own. */
   url;
+  #baseUrl;
+  #values;
   #fetch;
   #headers;
   #timeoutMs;
@@ -40,12 +42,20 @@ export class JsonRpcClient {
   /** Each client method's JSON-RPC method, e.g. `getTx: 'platform.getTx'` (set by the generated client). */
   wireNames = {};
   /**
+   * The base URL and path of each JSON-RPC method that has a server of its own (OpenRPC `servers`), e.g.
+   * `get_pet: ['http://127.0.0.1:8080', '/pets']` (set by the generated client): a `baseUrl` option replaces the base.
+   */
+  methodServers = {};
+  /**
+   * @param defaultBaseUrl - Scheme, host and port, when `options.baseUrl` is not given; `{name}` parts are replaced by
+   *   `values[name]` (`http://{host}:{port}`).
    * @param path - The endpoint's path; `{name}` parts are replaced by `values[name]`, URL-encoded.
    * @param sensitiveKeys - Keys whose values (passwords, exported users) error excerpts show as "<redacted>".
    */
   constructor(options, defaultBaseUrl, path, values = {}, releases = {}, sensitiveKeys = []) {
-    const expanded = path.replace(/\{([^}]+)\}/g, (_, name) => encodeURIComponent(values[name] ?? ''));
-    this.url = (options.baseUrl ?? defaultBaseUrl).replace(/\/+$/, '') + expanded;
+    this.#baseUrl = options.baseUrl;
+    this.#values = values;
+    this.url = this.#urlAt(defaultBaseUrl, path);
     const globalFetch = globalThis.fetch;
     const fetch = options.fetch ?? globalFetch?.bind(globalThis);
     if (typeof fetch !== 'function') throw new TypeError('this runtime has no global fetch: pass options.fetch');
@@ -58,6 +68,26 @@ export class JsonRpcClient {
     this.#nodeVersion = options.nodeVersion;
     this.#releases = releases;
     this.#secrets = secretPattern(sensitiveKeys);
+  }
+  /** The URL at a server's base URL and path, the variables filled in: the caller's base URL, if given, instead. */
+  #urlAt(defaultBaseUrl, path) {
+    const fill = (template, encode) => template.replace(/\{([^}]+)\}/g, (_, name) => encode(this.#values[name] ?? ''));
+    const base = this.#baseUrl ?? fill(defaultBaseUrl, (value) => value);
+    return base.replace(/\/+$/, '') + fill(path, encodeURIComponent);
+  }
+  /** Where the JSON-RPC method `method` is called. */
+  #urlOf(method) {
+    const server = this.methodServers[method];
+    return server ? this.#urlAt(...server) : this.url;
+  }
+  /**
+   * A by-position method's params, `names` giving their order: an array, a param left out before a given one sent as
+   * null (as go-ethereum reads an absent optional argument), trailing ones left out.
+   */
+  positional(params, names) {
+    const values = names.map((name) => params[name]);
+    while (values.length > 0 && values.at(-1) === undefined) values.pop();
+    return values.map((value) => (value === undefined ? null : value));
   }
   /** The start of a body for an error, secrets hidden first so a cut never shows part of one. */
   #excerpt(body) {
@@ -80,8 +110,8 @@ export class JsonRpcClient {
   failed(error, method, name) {
     return (
       error instanceof JsonRpcError &&
-      error.url === this.url &&
       error.method === this.wireNames[method] &&
+      error.url === this.#urlOf(error.method) &&
       error.is(name)
     );
   }
@@ -103,7 +133,7 @@ export class JsonRpcClient {
       if (!Array.isArray(items))
         throw new InvalidResponseError(
           method,
-          this.url,
+          this.#urlOf(method),
           `the result has no ${paging.itemsField} list`,
           this.#excerpt(JSON.stringify(page)),
         );
@@ -129,14 +159,29 @@ export class JsonRpcClient {
    * reason. A JSON-RPC error is named from `errors`, the method's documented ones.
    */
   async request(method, params, options = {}, errors) {
+    const id = this.#nextId++;
+    const url = this.#urlOf(method);
+    const answer = await this.#post(method, url, { jsonrpc: '2.0', id, method, params }, options);
+    return this.#read(method, url, id, answer.status, answer.text, errors);
+  }
+  /**
+   * Sends a notification: a request without an id, for a method without a result (JSON-RPC 2.0, section 4.1). It
+   * settles once the server has taken it (any 2xx status, the body unread as the server owes none); it fails as a call
+   * does when it cannot be delivered.
+   */
+  async notify(method, params, options = {}) {
+    const url = this.#urlOf(method);
+    const { status, text } = await this.#post(method, url, { jsonrpc: '2.0', method, params }, options);
+    if (status < 200 || status > 299) throw new HttpStatusError(method, url, status, this.#excerpt(text));
+  }
+  /** POSTs one request object to `url` under the call's signal and timeout; the status and body that answer it. */
+  async #post(method, url, request, options) {
     const { signal } = options;
     signal?.throwIfAborted();
     const range = this.#nodeVersion === undefined ? undefined : this.#releases[method];
-    if (range && !served(range, this.#nodeVersion))
-      throw new NotServedError(method, this.url, this.#nodeVersion, range);
-    const id = this.#nextId++;
+    if (range && !served(range, this.#nodeVersion)) throw new NotServedError(method, url, this.#nodeVersion, range);
     const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
-    const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
+    const body = JSON.stringify(request);
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -156,7 +201,7 @@ export class JsonRpcClient {
     try {
       const fetch = this.#fetch;
       const send = async () => {
-        const response = await fetch(this.url, {
+        const response = await fetch(url, {
           method: 'POST',
           headers: { ...this.#headers },
           body,
@@ -164,40 +209,38 @@ export class JsonRpcClient {
         });
         return { status: response.status, text: await response.text() };
       };
-      let answer;
       try {
-        answer = await Promise.race([send(), aborted]);
+        return await Promise.race([send(), aborted]);
       } catch (error) {
-        if (timedOut) throw new TimeoutError(method, this.url, timeoutMs);
+        if (timedOut) throw new TimeoutError(method, url, timeoutMs);
         if (signal?.aborted) throw signal.reason;
-        throw new NetworkError(method, this.url, error);
+        throw new NetworkError(method, url, error);
       }
-      return this.#read(method, id, answer.status, answer.text, errors);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     }
   }
-  #read(method, id, status, text, errors) {
-    if (status !== 200) throw new HttpStatusError(method, this.url, status, this.#excerpt(text));
+  #read(method, url, id, status, text, errors) {
+    if (status !== 200) throw new HttpStatusError(method, url, status, this.#excerpt(text));
     let response;
     try {
       response = JSON.parse(text);
     } catch {
-      throw new InvalidResponseError(method, this.url, 'the body is not JSON', this.#excerpt(text));
+      throw new InvalidResponseError(method, url, 'the body is not JSON', this.#excerpt(text));
     }
     if (!isObject(response) || response.jsonrpc !== '2.0')
-      throw new InvalidResponseError(method, this.url, 'not a JSON-RPC 2.0 response object', this.#excerpt(text));
-    return this.#result(method, id, response, text, errors);
+      throw new InvalidResponseError(method, url, 'not a JSON-RPC 2.0 response object', this.#excerpt(text));
+    return this.#result(method, url, id, response, text, errors);
   }
-  #result(method, id, response, text, errors) {
+  #result(method, url, id, response, text, errors) {
     const { error } = response;
     // An error the server could not tie to a request carries id null (JSON-RPC 2.0, section 5).
     if (isObject(error) && (response.id === id || response.id === null)) {
       const code = typeof error.code === 'number' ? error.code : NaN;
       throw new JsonRpcError(
         method,
-        this.url,
+        url,
         code,
         typeof error.message === 'string' ? error.message : JSON.stringify(error.message),
         error.data ?? null,
@@ -207,17 +250,12 @@ export class JsonRpcClient {
     if (response.id !== id)
       throw new InvalidResponseError(
         method,
-        this.url,
+        url,
         `the response id ${JSON.stringify(response.id)} does not match the request id ${id}`,
         this.#excerpt(text),
       );
     if (!('result' in response))
-      throw new InvalidResponseError(
-        method,
-        this.url,
-        'the response has neither result nor error',
-        this.#excerpt(text),
-      );
+      throw new InvalidResponseError(method, url, 'the response has neither result nor error', this.#excerpt(text));
     return response.result;
   }
 }

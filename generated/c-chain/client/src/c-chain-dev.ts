@@ -258,7 +258,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    * @returns The result ({@link EvmSnapshotResult}).
    */
   evmSnapshot(options?: CallOptions): Promise<EvmSnapshotResult> {
-    return this.request<EvmSnapshotResult>('evm_snapshot', {}, options, ERRORS.evmSnapshot);
+    return this.request<EvmSnapshotResult>('evm_snapshot', [], options, ERRORS.evmSnapshot);
   }
 
   /**
@@ -275,7 +275,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    * @returns The result ({@link AnvilSnapshotResult}).
    */
   anvilSnapshot(options?: CallOptions): Promise<AnvilSnapshotResult> {
-    return this.request<AnvilSnapshotResult>('anvil_snapshot', {}, options, ERRORS.anvilSnapshot);
+    return this.request<AnvilSnapshotResult>('anvil_snapshot', [], options, ERRORS.anvilSnapshot);
   }
 
   /**
@@ -288,12 +288,12 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `evm_revert` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmRevertParams}).
+   * @param params - The params, sent by position ({@link EvmRevertParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmRevertResult}).
    */
   evmRevert(params: EvmRevertParams, options?: CallOptions): Promise<EvmRevertResult> {
-    return this.request<EvmRevertResult>('evm_revert', params, options, ERRORS.evmRevert);
+    return this.request<EvmRevertResult>('evm_revert', this.positional(params, ['id']), options, ERRORS.evmRevert);
   }
 
   /**
@@ -306,12 +306,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_revert` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilRevertParams}).
+   * @param params - The params, sent by position ({@link AnvilRevertParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilRevertResult}).
    */
   anvilRevert(params: AnvilRevertParams, options?: CallOptions): Promise<AnvilRevertResult> {
-    return this.request<AnvilRevertResult>('anvil_revert', params, options, ERRORS.anvilRevert);
+    return this.request<AnvilRevertResult>(
+      'anvil_revert',
+      this.positional(params, ['id']),
+      options,
+      ERRORS.anvilRevert,
+    );
   }
 
   /**
@@ -326,12 +331,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `evm_increaseTime` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmIncreaseTimeParams}).
+   * @param params - The params, sent by position ({@link EvmIncreaseTimeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmIncreaseTimeResult}).
    */
   evmIncreaseTime(params: EvmIncreaseTimeParams, options?: CallOptions): Promise<EvmIncreaseTimeResult> {
-    return this.request<EvmIncreaseTimeResult>('evm_increaseTime', params, options, ERRORS.evmIncreaseTime);
+    return this.request<EvmIncreaseTimeResult>(
+      'evm_increaseTime',
+      this.positional(params, ['seconds']),
+      options,
+      ERRORS.evmIncreaseTime,
+    );
   }
 
   /**
@@ -346,12 +356,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_increaseTime` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilIncreaseTimeParams}).
+   * @param params - The params, sent by position ({@link AnvilIncreaseTimeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilIncreaseTimeResult}).
    */
   anvilIncreaseTime(params: AnvilIncreaseTimeParams, options?: CallOptions): Promise<AnvilIncreaseTimeResult> {
-    return this.request<AnvilIncreaseTimeResult>('anvil_increaseTime', params, options, ERRORS.anvilIncreaseTime);
+    return this.request<AnvilIncreaseTimeResult>(
+      'anvil_increaseTime',
+      this.positional(params, ['seconds']),
+      options,
+      ERRORS.anvilIncreaseTime,
+    );
   }
 
   /**
@@ -365,7 +380,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `evm_setNextBlockTimestamp` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmSetNextBlockTimestampParams}).
+   * @param params - The params, sent by position ({@link EvmSetNextBlockTimestampParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmSetNextBlockTimestampResult}).
    */
@@ -375,7 +390,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
   ): Promise<EvmSetNextBlockTimestampResult> {
     return this.request<EvmSetNextBlockTimestampResult>(
       'evm_setNextBlockTimestamp',
-      params,
+      this.positional(params, ['timestamp']),
       options,
       ERRORS.evmSetNextBlockTimestamp,
     );
@@ -391,7 +406,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_setNextBlockTimestamp` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetNextBlockTimestampParams}).
+   * @param params - The params, sent by position ({@link AnvilSetNextBlockTimestampParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetNextBlockTimestampResult}).
    */
@@ -401,7 +416,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
   ): Promise<AnvilSetNextBlockTimestampResult> {
     return this.request<AnvilSetNextBlockTimestampResult>(
       'anvil_setNextBlockTimestamp',
-      params,
+      this.positional(params, ['timestamp']),
       options,
       ERRORS.anvilSetNextBlockTimestamp,
     );
@@ -416,12 +431,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `evm_setTime` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmSetTimeParams}).
+   * @param params - The params, sent by position ({@link EvmSetTimeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmSetTimeResult}).
    */
   evmSetTime(params: EvmSetTimeParams, options?: CallOptions): Promise<EvmSetTimeResult> {
-    return this.request<EvmSetTimeResult>('evm_setTime', params, options, ERRORS.evmSetTime);
+    return this.request<EvmSetTimeResult>(
+      'evm_setTime',
+      this.positional(params, ['timestamp']),
+      options,
+      ERRORS.evmSetTime,
+    );
   }
 
   /**
@@ -433,12 +453,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_setTime` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetTimeParams}).
+   * @param params - The params, sent by position ({@link AnvilSetTimeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetTimeResult}).
    */
   anvilSetTime(params: AnvilSetTimeParams, options?: CallOptions): Promise<AnvilSetTimeResult> {
-    return this.request<AnvilSetTimeResult>('anvil_setTime', params, options, ERRORS.anvilSetTime);
+    return this.request<AnvilSetTimeResult>(
+      'anvil_setTime',
+      this.positional(params, ['timestamp']),
+      options,
+      ERRORS.anvilSetTime,
+    );
   }
 
   /**
@@ -452,12 +477,12 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `evm_mine` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmMineParams}).
+   * @param params - The params, sent by position ({@link EvmMineParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmMineResult}).
    */
   evmMine(params: EvmMineParams = {}, options?: CallOptions): Promise<EvmMineResult> {
-    return this.request<EvmMineResult>('evm_mine', params, options, ERRORS.evmMine);
+    return this.request<EvmMineResult>('evm_mine', this.positional(params, ['options']), options, ERRORS.evmMine);
   }
 
   /**
@@ -469,12 +494,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_mine` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilMineParams}).
+   * @param params - The params, sent by position ({@link AnvilMineParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilMineResult}).
    */
   anvilMine(params: AnvilMineParams = {}, options?: CallOptions): Promise<AnvilMineResult> {
-    return this.request<AnvilMineResult>('anvil_mine', params, options, ERRORS.anvilMine);
+    return this.request<AnvilMineResult>(
+      'anvil_mine',
+      this.positional(params, ['blocks', 'interval']),
+      options,
+      ERRORS.anvilMine,
+    );
   }
 
   /**
@@ -486,12 +516,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `hardhat_mine` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatMineParams}).
+   * @param params - The params, sent by position ({@link HardhatMineParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatMineResult}).
    */
   hardhatMine(params: HardhatMineParams = {}, options?: CallOptions): Promise<HardhatMineResult> {
-    return this.request<HardhatMineResult>('hardhat_mine', params, options, ERRORS.hardhatMine);
+    return this.request<HardhatMineResult>(
+      'hardhat_mine',
+      this.positional(params, ['blocks', 'interval']),
+      options,
+      ERRORS.hardhatMine,
+    );
   }
 
   /**
@@ -506,7 +541,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    * @returns The result ({@link AnvilGetAutomineResult}).
    */
   anvilGetAutomine(options?: CallOptions): Promise<AnvilGetAutomineResult> {
-    return this.request<AnvilGetAutomineResult>('anvil_getAutomine', {}, options, ERRORS.anvilGetAutomine);
+    return this.request<AnvilGetAutomineResult>('anvil_getAutomine', [], options, ERRORS.anvilGetAutomine);
   }
 
   /**
@@ -521,7 +556,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    * @returns The result ({@link HardhatGetAutomineResult}).
    */
   hardhatGetAutomine(options?: CallOptions): Promise<HardhatGetAutomineResult> {
-    return this.request<HardhatGetAutomineResult>('hardhat_getAutomine', {}, options, ERRORS.hardhatGetAutomine);
+    return this.request<HardhatGetAutomineResult>('hardhat_getAutomine', [], options, ERRORS.hardhatGetAutomine);
   }
 
   /**
@@ -533,12 +568,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `evm_setAutomine` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmSetAutomineParams}).
+   * @param params - The params, sent by position ({@link EvmSetAutomineParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmSetAutomineResult}).
    */
   evmSetAutomine(params: EvmSetAutomineParams, options?: CallOptions): Promise<EvmSetAutomineResult> {
-    return this.request<EvmSetAutomineResult>('evm_setAutomine', params, options, ERRORS.evmSetAutomine);
+    return this.request<EvmSetAutomineResult>(
+      'evm_setAutomine',
+      this.positional(params, ['enabled']),
+      options,
+      ERRORS.evmSetAutomine,
+    );
   }
 
   /**
@@ -550,12 +590,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_setAutomine` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetAutomineParams}).
+   * @param params - The params, sent by position ({@link AnvilSetAutomineParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetAutomineResult}).
    */
   anvilSetAutomine(params: AnvilSetAutomineParams, options?: CallOptions): Promise<AnvilSetAutomineResult> {
-    return this.request<AnvilSetAutomineResult>('anvil_setAutomine', params, options, ERRORS.anvilSetAutomine);
+    return this.request<AnvilSetAutomineResult>(
+      'anvil_setAutomine',
+      this.positional(params, ['enabled']),
+      options,
+      ERRORS.anvilSetAutomine,
+    );
   }
 
   /**
@@ -574,14 +619,14 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `evm_setIntervalMining` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EvmSetIntervalMiningParams}).
+   * @param params - The params, sent by position ({@link EvmSetIntervalMiningParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EvmSetIntervalMiningResult}).
    */
   evmSetIntervalMining(params: EvmSetIntervalMiningParams, options?: CallOptions): Promise<EvmSetIntervalMiningResult> {
     return this.request<EvmSetIntervalMiningResult>(
       'evm_setIntervalMining',
-      params,
+      this.positional(params, ['interval']),
       options,
       ERRORS.evmSetIntervalMining,
     );
@@ -601,7 +646,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_setIntervalMining` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetIntervalMiningParams}).
+   * @param params - The params, sent by position ({@link AnvilSetIntervalMiningParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetIntervalMiningResult}).
    */
@@ -611,7 +656,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
   ): Promise<AnvilSetIntervalMiningResult> {
     return this.request<AnvilSetIntervalMiningResult>(
       'anvil_setIntervalMining',
-      params,
+      this.positional(params, ['interval']),
       options,
       ERRORS.anvilSetIntervalMining,
     );
@@ -626,12 +671,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_setBalance` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetBalanceParams}).
+   * @param params - The params, sent by position ({@link AnvilSetBalanceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetBalanceResult}).
    */
   anvilSetBalance(params: AnvilSetBalanceParams, options?: CallOptions): Promise<AnvilSetBalanceResult> {
-    return this.request<AnvilSetBalanceResult>('anvil_setBalance', params, options, ERRORS.anvilSetBalance);
+    return this.request<AnvilSetBalanceResult>(
+      'anvil_setBalance',
+      this.positional(params, ['address', 'balance']),
+      options,
+      ERRORS.anvilSetBalance,
+    );
   }
 
   /**
@@ -643,12 +693,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `hardhat_setBalance` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatSetBalanceParams}).
+   * @param params - The params, sent by position ({@link HardhatSetBalanceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatSetBalanceResult}).
    */
   hardhatSetBalance(params: HardhatSetBalanceParams, options?: CallOptions): Promise<HardhatSetBalanceResult> {
-    return this.request<HardhatSetBalanceResult>('hardhat_setBalance', params, options, ERRORS.hardhatSetBalance);
+    return this.request<HardhatSetBalanceResult>(
+      'hardhat_setBalance',
+      this.positional(params, ['address', 'balance']),
+      options,
+      ERRORS.hardhatSetBalance,
+    );
   }
 
   /**
@@ -659,12 +714,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_addBalance` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilAddBalanceParams}).
+   * @param params - The params, sent by position ({@link AnvilAddBalanceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilAddBalanceResult}).
    */
   anvilAddBalance(params: AnvilAddBalanceParams, options?: CallOptions): Promise<AnvilAddBalanceResult> {
-    return this.request<AnvilAddBalanceResult>('anvil_addBalance', params, options, ERRORS.anvilAddBalance);
+    return this.request<AnvilAddBalanceResult>(
+      'anvil_addBalance',
+      this.positional(params, ['address', 'amount']),
+      options,
+      ERRORS.anvilAddBalance,
+    );
   }
 
   /**
@@ -675,12 +735,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_setCode` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetCodeParams}).
+   * @param params - The params, sent by position ({@link AnvilSetCodeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetCodeResult}).
    */
   anvilSetCode(params: AnvilSetCodeParams, options?: CallOptions): Promise<AnvilSetCodeResult> {
-    return this.request<AnvilSetCodeResult>('anvil_setCode', params, options, ERRORS.anvilSetCode);
+    return this.request<AnvilSetCodeResult>(
+      'anvil_setCode',
+      this.positional(params, ['address', 'code']),
+      options,
+      ERRORS.anvilSetCode,
+    );
   }
 
   /**
@@ -691,12 +756,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `hardhat_setCode` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatSetCodeParams}).
+   * @param params - The params, sent by position ({@link HardhatSetCodeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatSetCodeResult}).
    */
   hardhatSetCode(params: HardhatSetCodeParams, options?: CallOptions): Promise<HardhatSetCodeResult> {
-    return this.request<HardhatSetCodeResult>('hardhat_setCode', params, options, ERRORS.hardhatSetCode);
+    return this.request<HardhatSetCodeResult>(
+      'hardhat_setCode',
+      this.positional(params, ['address', 'code']),
+      options,
+      ERRORS.hardhatSetCode,
+    );
   }
 
   /**
@@ -708,12 +778,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_setNonce` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetNonceParams}).
+   * @param params - The params, sent by position ({@link AnvilSetNonceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetNonceResult}).
    */
   anvilSetNonce(params: AnvilSetNonceParams, options?: CallOptions): Promise<AnvilSetNonceResult> {
-    return this.request<AnvilSetNonceResult>('anvil_setNonce', params, options, ERRORS.anvilSetNonce);
+    return this.request<AnvilSetNonceResult>(
+      'anvil_setNonce',
+      this.positional(params, ['address', 'nonce']),
+      options,
+      ERRORS.anvilSetNonce,
+    );
   }
 
   /**
@@ -725,12 +800,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `hardhat_setNonce` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatSetNonceParams}).
+   * @param params - The params, sent by position ({@link HardhatSetNonceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatSetNonceResult}).
    */
   hardhatSetNonce(params: HardhatSetNonceParams, options?: CallOptions): Promise<HardhatSetNonceResult> {
-    return this.request<HardhatSetNonceResult>('hardhat_setNonce', params, options, ERRORS.hardhatSetNonce);
+    return this.request<HardhatSetNonceResult>(
+      'hardhat_setNonce',
+      this.positional(params, ['address', 'nonce']),
+      options,
+      ERRORS.hardhatSetNonce,
+    );
   }
 
   /**
@@ -741,12 +821,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_setStorageAt` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilSetStorageAtParams}).
+   * @param params - The params, sent by position ({@link AnvilSetStorageAtParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilSetStorageAtResult}).
    */
   anvilSetStorageAt(params: AnvilSetStorageAtParams, options?: CallOptions): Promise<AnvilSetStorageAtResult> {
-    return this.request<AnvilSetStorageAtResult>('anvil_setStorageAt', params, options, ERRORS.anvilSetStorageAt);
+    return this.request<AnvilSetStorageAtResult>(
+      'anvil_setStorageAt',
+      this.positional(params, ['address', 'slot', 'value']),
+      options,
+      ERRORS.anvilSetStorageAt,
+    );
   }
 
   /**
@@ -757,12 +842,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `hardhat_setStorageAt` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatSetStorageAtParams}).
+   * @param params - The params, sent by position ({@link HardhatSetStorageAtParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatSetStorageAtResult}).
    */
   hardhatSetStorageAt(params: HardhatSetStorageAtParams, options?: CallOptions): Promise<HardhatSetStorageAtResult> {
-    return this.request<HardhatSetStorageAtResult>('hardhat_setStorageAt', params, options, ERRORS.hardhatSetStorageAt);
+    return this.request<HardhatSetStorageAtResult>(
+      'hardhat_setStorageAt',
+      this.positional(params, ['address', 'slot', 'value']),
+      options,
+      ERRORS.hardhatSetStorageAt,
+    );
   }
 
   /**
@@ -774,7 +864,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_impersonateAccount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilImpersonateAccountParams}).
+   * @param params - The params, sent by position ({@link AnvilImpersonateAccountParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilImpersonateAccountResult}).
    */
@@ -784,7 +874,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
   ): Promise<AnvilImpersonateAccountResult> {
     return this.request<AnvilImpersonateAccountResult>(
       'anvil_impersonateAccount',
-      params,
+      this.positional(params, ['address']),
       options,
       ERRORS.anvilImpersonateAccount,
     );
@@ -799,7 +889,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `hardhat_impersonateAccount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatImpersonateAccountParams}).
+   * @param params - The params, sent by position ({@link HardhatImpersonateAccountParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatImpersonateAccountResult}).
    */
@@ -809,7 +899,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
   ): Promise<HardhatImpersonateAccountResult> {
     return this.request<HardhatImpersonateAccountResult>(
       'hardhat_impersonateAccount',
-      params,
+      this.positional(params, ['address']),
       options,
       ERRORS.hardhatImpersonateAccount,
     );
@@ -823,7 +913,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_stopImpersonatingAccount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilStopImpersonatingAccountParams}).
+   * @param params - The params, sent by position ({@link AnvilStopImpersonatingAccountParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilStopImpersonatingAccountResult}).
    */
@@ -833,7 +923,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
   ): Promise<AnvilStopImpersonatingAccountResult> {
     return this.request<AnvilStopImpersonatingAccountResult>(
       'anvil_stopImpersonatingAccount',
-      params,
+      this.positional(params, ['address']),
       options,
       ERRORS.anvilStopImpersonatingAccount,
     );
@@ -847,7 +937,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `hardhat_stopImpersonatingAccount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatStopImpersonatingAccountParams}).
+   * @param params - The params, sent by position ({@link HardhatStopImpersonatingAccountParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatStopImpersonatingAccountResult}).
    */
@@ -857,7 +947,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
   ): Promise<HardhatStopImpersonatingAccountResult> {
     return this.request<HardhatStopImpersonatingAccountResult>(
       'hardhat_stopImpersonatingAccount',
-      params,
+      this.positional(params, ['address']),
       options,
       ERRORS.hardhatStopImpersonatingAccount,
     );
@@ -872,14 +962,14 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_dropTransaction` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilDropTransactionParams}).
+   * @param params - The params, sent by position ({@link AnvilDropTransactionParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilDropTransactionResult}).
    */
   anvilDropTransaction(params: AnvilDropTransactionParams, options?: CallOptions): Promise<AnvilDropTransactionResult> {
     return this.request<AnvilDropTransactionResult>(
       'anvil_dropTransaction',
-      params,
+      this.positional(params, ['hash']),
       options,
       ERRORS.anvilDropTransaction,
     );
@@ -894,7 +984,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `hardhat_dropTransaction` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatDropTransactionParams}).
+   * @param params - The params, sent by position ({@link HardhatDropTransactionParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatDropTransactionResult}).
    */
@@ -904,7 +994,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
   ): Promise<HardhatDropTransactionResult> {
     return this.request<HardhatDropTransactionResult>(
       'hardhat_dropTransaction',
-      params,
+      this.positional(params, ['hash']),
       options,
       ERRORS.hardhatDropTransaction,
     );
@@ -919,12 +1009,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_reset` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilResetParams}).
+   * @param params - The params, sent by position ({@link AnvilResetParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilResetResult}).
    */
   anvilReset(params: AnvilResetParams = {}, options?: CallOptions): Promise<AnvilResetResult> {
-    return this.request<AnvilResetResult>('anvil_reset', params, options, ERRORS.anvilReset);
+    return this.request<AnvilResetResult>(
+      'anvil_reset',
+      this.positional(params, ['options']),
+      options,
+      ERRORS.anvilReset,
+    );
   }
 
   /**
@@ -936,12 +1031,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `hardhat_reset` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatResetParams}).
+   * @param params - The params, sent by position ({@link HardhatResetParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatResetResult}).
    */
   hardhatReset(params: HardhatResetParams = {}, options?: CallOptions): Promise<HardhatResetResult> {
-    return this.request<HardhatResetResult>('hardhat_reset', params, options, ERRORS.hardhatReset);
+    return this.request<HardhatResetResult>(
+      'hardhat_reset',
+      this.positional(params, ['options']),
+      options,
+      ERRORS.hardhatReset,
+    );
   }
 
   /**
@@ -953,12 +1053,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_dumpState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilDumpStateParams}).
+   * @param params - The params, sent by position ({@link AnvilDumpStateParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilDumpStateResult}).
    */
   anvilDumpState(params: AnvilDumpStateParams = {}, options?: CallOptions): Promise<AnvilDumpStateResult> {
-    return this.request<AnvilDumpStateResult>('anvil_dumpState', params, options, ERRORS.anvilDumpState);
+    return this.request<AnvilDumpStateResult>(
+      'anvil_dumpState',
+      this.positional(params, ['preserveHistoricalStates']),
+      options,
+      ERRORS.anvilDumpState,
+    );
   }
 
   /**
@@ -970,12 +1075,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `hardhat_dumpState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatDumpStateParams}).
+   * @param params - The params, sent by position ({@link HardhatDumpStateParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatDumpStateResult}).
    */
   hardhatDumpState(params: HardhatDumpStateParams = {}, options?: CallOptions): Promise<HardhatDumpStateResult> {
-    return this.request<HardhatDumpStateResult>('hardhat_dumpState', params, options, ERRORS.hardhatDumpState);
+    return this.request<HardhatDumpStateResult>(
+      'hardhat_dumpState',
+      this.positional(params, ['preserveHistoricalStates']),
+      options,
+      ERRORS.hardhatDumpState,
+    );
   }
 
   /**
@@ -987,12 +1097,17 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `anvil_loadState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link AnvilLoadStateParams}).
+   * @param params - The params, sent by position ({@link AnvilLoadStateParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AnvilLoadStateResult}).
    */
   anvilLoadState(params: AnvilLoadStateParams, options?: CallOptions): Promise<AnvilLoadStateResult> {
-    return this.request<AnvilLoadStateResult>('anvil_loadState', params, options, ERRORS.anvilLoadState);
+    return this.request<AnvilLoadStateResult>(
+      'anvil_loadState',
+      this.positional(params, ['state']),
+      options,
+      ERRORS.anvilLoadState,
+    );
   }
 
   /**
@@ -1004,11 +1119,16 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * JSON-RPC method `hardhat_loadState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link HardhatLoadStateParams}).
+   * @param params - The params, sent by position ({@link HardhatLoadStateParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link HardhatLoadStateResult}).
    */
   hardhatLoadState(params: HardhatLoadStateParams, options?: CallOptions): Promise<HardhatLoadStateResult> {
-    return this.request<HardhatLoadStateResult>('hardhat_loadState', params, options, ERRORS.hardhatLoadState);
+    return this.request<HardhatLoadStateResult>(
+      'hardhat_loadState',
+      this.positional(params, ['state']),
+      options,
+      ERRORS.hardhatLoadState,
+    );
   }
 }

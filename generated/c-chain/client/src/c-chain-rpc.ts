@@ -449,7 +449,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    * @returns The result ({@link EthBlockNumberResult}).
    */
   ethBlockNumber(options?: CallOptions): Promise<EthBlockNumberResult> {
-    return this.request<EthBlockNumberResult>('eth_blockNumber', {}, options, ERRORS.ethBlockNumber);
+    return this.request<EthBlockNumberResult>('eth_blockNumber', [], options, ERRORS.ethBlockNumber);
   }
 
   /**
@@ -464,7 +464,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_call` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthCallParams}).
+   * @param params - The params, sent by position ({@link EthCallParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthCallResult}).
    * @throws {@link JsonRpcError} 3: execution reverted (data:
@@ -474,7 +474,12 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *         0x0000000000000000000000000000000000000000 have 0 want 1 (supplied gas 50000000)
    */
   ethCall(params: EthCallParams, options?: CallOptions): Promise<EthCallResult> {
-    return this.request<EthCallResult>('eth_call', params, options, ERRORS.ethCall);
+    return this.request<EthCallResult>(
+      'eth_call',
+      this.positional(params, ['Transaction', 'Block']),
+      options,
+      ERRORS.ethCall,
+    );
   }
 
   /**
@@ -486,7 +491,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    * @returns The result ({@link EthChainIdResult}).
    */
   ethChainId(options?: CallOptions): Promise<EthChainIdResult> {
-    return this.request<EthChainIdResult>('eth_chainId', {}, options, ERRORS.ethChainId);
+    return this.request<EthChainIdResult>('eth_chainId', [], options, ERRORS.ethChainId);
   }
 
   /**
@@ -498,7 +503,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    * @returns The result ({@link EthCoinbaseResult}).
    */
   ethCoinbase(options?: CallOptions): Promise<EthCoinbaseResult> {
-    return this.request<EthCoinbaseResult>('eth_coinbase', {}, options, ERRORS.ethCoinbase);
+    return this.request<EthCoinbaseResult>('eth_coinbase', [], options, ERRORS.ethCoinbase);
   }
 
   /**
@@ -506,12 +511,17 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_createAccessList` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthCreateAccessListParams}).
+   * @param params - The params, sent by position ({@link EthCreateAccessListParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthCreateAccessListResult}).
    */
   ethCreateAccessList(params: EthCreateAccessListParams, options?: CallOptions): Promise<EthCreateAccessListResult> {
-    return this.request<EthCreateAccessListResult>('eth_createAccessList', params, options, ERRORS.ethCreateAccessList);
+    return this.request<EthCreateAccessListResult>(
+      'eth_createAccessList',
+      this.positional(params, ['Transaction', 'Block']),
+      options,
+      ERRORS.ethCreateAccessList,
+    );
   }
 
   /**
@@ -524,7 +534,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_estimateGas` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthEstimateGasParams}).
+   * @param params - The params, sent by position ({@link EthEstimateGasParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthEstimateGasResult}).
    * @throws {@link JsonRpcError} 3: execution reverted (data:
@@ -535,7 +545,12 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    * @throws {@link JsonRpcError} -32000: insufficient funds for transfer
    */
   ethEstimateGas(params: EthEstimateGasParams, options?: CallOptions): Promise<EthEstimateGasResult> {
-    return this.request<EthEstimateGasResult>('eth_estimateGas', params, options, ERRORS.ethEstimateGas);
+    return this.request<EthEstimateGasResult>(
+      'eth_estimateGas',
+      this.positional(params, ['Transaction', 'Block']),
+      options,
+      ERRORS.ethEstimateGas,
+    );
   }
 
   /**
@@ -546,13 +561,18 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_feeHistory` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthFeeHistoryParams}).
+   * @param params - The params, sent by position ({@link EthFeeHistoryParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns Fee history for the returned block range. This can be a subsection of the requested range
    *          if not all blocks are available.
    */
   ethFeeHistory(params: EthFeeHistoryParams, options?: CallOptions): Promise<EthFeeHistoryResult> {
-    return this.request<EthFeeHistoryResult>('eth_feeHistory', params, options, ERRORS.ethFeeHistory);
+    return this.request<EthFeeHistoryResult>(
+      'eth_feeHistory',
+      this.positional(params, ['blockCount', 'newestBlock', 'rewardPercentiles']),
+      options,
+      ERRORS.ethFeeHistory,
+    );
   }
 
   /**
@@ -560,12 +580,17 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_fillTransaction` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthFillTransactionParams}).
+   * @param params - The params, sent by position ({@link EthFillTransactionParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthFillTransactionResult}).
    */
   ethFillTransaction(params: EthFillTransactionParams, options?: CallOptions): Promise<EthFillTransactionResult> {
-    return this.request<EthFillTransactionResult>('eth_fillTransaction', params, options, ERRORS.ethFillTransaction);
+    return this.request<EthFillTransactionResult>(
+      'eth_fillTransaction',
+      this.positional(params, ['Transaction']),
+      options,
+      ERRORS.ethFillTransaction,
+    );
   }
 
   /**
@@ -577,7 +602,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    * @returns The result ({@link EthGasPriceResult}).
    */
   ethGasPrice(options?: CallOptions): Promise<EthGasPriceResult> {
-    return this.request<EthGasPriceResult>('eth_gasPrice', {}, options, ERRORS.ethGasPrice);
+    return this.request<EthGasPriceResult>('eth_gasPrice', [], options, ERRORS.ethGasPrice);
   }
 
   /**
@@ -585,12 +610,17 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_getBalance` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetBalanceParams}).
+   * @param params - The params, sent by position ({@link EthGetBalanceParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetBalanceResult}).
    */
   ethGetBalance(params: EthGetBalanceParams, options?: CallOptions): Promise<EthGetBalanceResult> {
-    return this.request<EthGetBalanceResult>('eth_getBalance', params, options, ERRORS.ethGetBalance);
+    return this.request<EthGetBalanceResult>(
+      'eth_getBalance',
+      this.positional(params, ['Address', 'Block']),
+      options,
+      ERRORS.ethGetBalance,
+    );
   }
 
   /**
@@ -598,13 +628,18 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_getBlockReceipts` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetBlockReceiptsParams}).
+   * @param params - The params, sent by position ({@link EthGetBlockReceiptsParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetBlockReceiptsResult}).
    * @throws {@link JsonRpcError} 4444: Pruned history unavailable
    */
   ethGetBlockReceipts(params: EthGetBlockReceiptsParams, options?: CallOptions): Promise<EthGetBlockReceiptsResult> {
-    return this.request<EthGetBlockReceiptsResult>('eth_getBlockReceipts', params, options, ERRORS.ethGetBlockReceipts);
+    return this.request<EthGetBlockReceiptsResult>(
+      'eth_getBlockReceipts',
+      this.positional(params, ['Block']),
+      options,
+      ERRORS.ethGetBlockReceipts,
+    );
   }
 
   /**
@@ -612,7 +647,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_getBlockTransactionCountByHash` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetBlockTransactionCountByHashParams}).
+   * @param params - The params, sent by position ({@link EthGetBlockTransactionCountByHashParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetBlockTransactionCountByHashResult}).
    * @throws {@link JsonRpcError} 4444: Pruned history unavailable
@@ -623,7 +658,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
   ): Promise<EthGetBlockTransactionCountByHashResult> {
     return this.request<EthGetBlockTransactionCountByHashResult>(
       'eth_getBlockTransactionCountByHash',
-      params,
+      this.positional(params, ['Block hash']),
       options,
       ERRORS.ethGetBlockTransactionCountByHash,
     );
@@ -634,7 +669,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_getBlockTransactionCountByNumber` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetBlockTransactionCountByNumberParams}).
+   * @param params - The params, sent by position ({@link EthGetBlockTransactionCountByNumberParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetBlockTransactionCountByNumberResult}).
    * @throws {@link JsonRpcError} 4444: Pruned history unavailable
@@ -645,7 +680,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
   ): Promise<EthGetBlockTransactionCountByNumberResult> {
     return this.request<EthGetBlockTransactionCountByNumberResult>(
       'eth_getBlockTransactionCountByNumber',
-      params,
+      this.positional(params, ['Block']),
       options,
       ERRORS.ethGetBlockTransactionCountByNumber,
     );
@@ -656,12 +691,17 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_getCode` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetCodeParams}).
+   * @param params - The params, sent by position ({@link EthGetCodeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetCodeResult}).
    */
   ethGetCode(params: EthGetCodeParams, options?: CallOptions): Promise<EthGetCodeResult> {
-    return this.request<EthGetCodeResult>('eth_getCode', params, options, ERRORS.ethGetCode);
+    return this.request<EthGetCodeResult>(
+      'eth_getCode',
+      this.positional(params, ['Address', 'Block']),
+      options,
+      ERRORS.ethGetCode,
+    );
   }
 
   /**
@@ -670,12 +710,17 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_getFilterChanges` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetFilterChangesParams}).
+   * @param params - The params, sent by position ({@link EthGetFilterChangesParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetFilterChangesResult}).
    */
   ethGetFilterChanges(params: EthGetFilterChangesParams, options?: CallOptions): Promise<EthGetFilterChangesResult> {
-    return this.request<EthGetFilterChangesResult>('eth_getFilterChanges', params, options, ERRORS.ethGetFilterChanges);
+    return this.request<EthGetFilterChangesResult>(
+      'eth_getFilterChanges',
+      this.positional(params, ['Filter identifier']),
+      options,
+      ERRORS.ethGetFilterChanges,
+    );
   }
 
   /**
@@ -683,12 +728,17 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_getFilterLogs` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetFilterLogsParams}).
+   * @param params - The params, sent by position ({@link EthGetFilterLogsParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetFilterLogsResult}).
    */
   ethGetFilterLogs(params: EthGetFilterLogsParams, options?: CallOptions): Promise<EthGetFilterLogsResult> {
-    return this.request<EthGetFilterLogsResult>('eth_getFilterLogs', params, options, ERRORS.ethGetFilterLogs);
+    return this.request<EthGetFilterLogsResult>(
+      'eth_getFilterLogs',
+      this.positional(params, ['Filter identifier']),
+      options,
+      ERRORS.ethGetFilterLogs,
+    );
   }
 
   /**
@@ -701,13 +751,18 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_getLogs` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetLogsParams}).
+   * @param params - The params, sent by position ({@link EthGetLogsParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetLogsResult}).
    * @throws {@link JsonRpcError} 4444: Pruned history unavailable
    */
   ethGetLogs(params: EthGetLogsParams, options?: CallOptions): Promise<EthGetLogsResult> {
-    return this.request<EthGetLogsResult>('eth_getLogs', params, options, ERRORS.ethGetLogs);
+    return this.request<EthGetLogsResult>(
+      'eth_getLogs',
+      this.positional(params, ['Filter']),
+      options,
+      ERRORS.ethGetLogs,
+    );
   }
 
   /**
@@ -715,12 +770,17 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_getProof` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetProofParams}).
+   * @param params - The params, sent by position ({@link EthGetProofParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetProofResult}).
    */
   ethGetProof(params: EthGetProofParams, options?: CallOptions): Promise<EthGetProofResult> {
-    return this.request<EthGetProofResult>('eth_getProof', params, options, ERRORS.ethGetProof);
+    return this.request<EthGetProofResult>(
+      'eth_getProof',
+      this.positional(params, ['Address', 'StorageKeys', 'Block']),
+      options,
+      ERRORS.ethGetProof,
+    );
   }
 
   /**
@@ -728,12 +788,17 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_getStorageAt` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetStorageAtParams}).
+   * @param params - The params, sent by position ({@link EthGetStorageAtParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetStorageAtResult}).
    */
   ethGetStorageAt(params: EthGetStorageAtParams, options?: CallOptions): Promise<EthGetStorageAtResult> {
-    return this.request<EthGetStorageAtResult>('eth_getStorageAt', params, options, ERRORS.ethGetStorageAt);
+    return this.request<EthGetStorageAtResult>(
+      'eth_getStorageAt',
+      this.positional(params, ['Address', 'Storage slot', 'Block']),
+      options,
+      ERRORS.ethGetStorageAt,
+    );
   }
 
   /**
@@ -741,7 +806,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_getTransactionByBlockHashAndIndex` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetTransactionByBlockHashAndIndexParams}).
+   * @param params - The params, sent by position ({@link EthGetTransactionByBlockHashAndIndexParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetTransactionByBlockHashAndIndexResult}).
    * @throws {@link JsonRpcError} 4444: Pruned history unavailable
@@ -752,7 +817,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
   ): Promise<EthGetTransactionByBlockHashAndIndexResult> {
     return this.request<EthGetTransactionByBlockHashAndIndexResult>(
       'eth_getTransactionByBlockHashAndIndex',
-      params,
+      this.positional(params, ['Block hash', 'Transaction index']),
       options,
       ERRORS.ethGetTransactionByBlockHashAndIndex,
     );
@@ -763,7 +828,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_getTransactionByBlockNumberAndIndex` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetTransactionByBlockNumberAndIndexParams}).
+   * @param params - The params, sent by position ({@link EthGetTransactionByBlockNumberAndIndexParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetTransactionByBlockNumberAndIndexResult}).
    * @throws {@link JsonRpcError} 4444: Pruned history unavailable
@@ -774,7 +839,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
   ): Promise<EthGetTransactionByBlockNumberAndIndexResult> {
     return this.request<EthGetTransactionByBlockNumberAndIndexResult>(
       'eth_getTransactionByBlockNumberAndIndex',
-      params,
+      this.positional(params, ['Block', 'Transaction index']),
       options,
       ERRORS.ethGetTransactionByBlockNumberAndIndex,
     );
@@ -785,7 +850,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_getTransactionByHash` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetTransactionByHashParams}).
+   * @param params - The params, sent by position ({@link EthGetTransactionByHashParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetTransactionByHashResult}).
    */
@@ -795,7 +860,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
   ): Promise<EthGetTransactionByHashResult> {
     return this.request<EthGetTransactionByHashResult>(
       'eth_getTransactionByHash',
-      params,
+      this.positional(params, ['Transaction hash']),
       options,
       ERRORS.ethGetTransactionByHash,
     );
@@ -808,7 +873,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_getTransactionCount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetTransactionCountParams}).
+   * @param params - The params, sent by position ({@link EthGetTransactionCountParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetTransactionCountResult}).
    */
@@ -818,7 +883,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
   ): Promise<EthGetTransactionCountResult> {
     return this.request<EthGetTransactionCountResult>(
       'eth_getTransactionCount',
-      params,
+      this.positional(params, ['Address', 'Block']),
       options,
       ERRORS.ethGetTransactionCount,
     );
@@ -829,7 +894,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_getTransactionReceipt` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetTransactionReceiptParams}).
+   * @param params - The params, sent by position ({@link EthGetTransactionReceiptParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetTransactionReceiptResult}).
    * @throws {@link JsonRpcError} 4444: Pruned history unavailable
@@ -840,7 +905,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
   ): Promise<EthGetTransactionReceiptResult> {
     return this.request<EthGetTransactionReceiptResult>(
       'eth_getTransactionReceipt',
-      params,
+      this.positional(params, ['Transaction hash']),
       options,
       ERRORS.ethGetTransactionReceipt,
     );
@@ -857,7 +922,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
   ethMaxPriorityFeePerGas(options?: CallOptions): Promise<EthMaxPriorityFeePerGasResult> {
     return this.request<EthMaxPriorityFeePerGasResult>(
       'eth_maxPriorityFeePerGas',
-      {},
+      [],
       options,
       ERRORS.ethMaxPriorityFeePerGas,
     );
@@ -873,7 +938,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    * @returns The result ({@link EthNewBlockFilterResult}).
    */
   ethNewBlockFilter(options?: CallOptions): Promise<EthNewBlockFilterResult> {
-    return this.request<EthNewBlockFilterResult>('eth_newBlockFilter', {}, options, ERRORS.ethNewBlockFilter);
+    return this.request<EthNewBlockFilterResult>('eth_newBlockFilter', [], options, ERRORS.ethNewBlockFilter);
   }
 
   /**
@@ -882,12 +947,17 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_newFilter` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthNewFilterParams}).
+   * @param params - The params, sent by position ({@link EthNewFilterParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthNewFilterResult}).
    */
   ethNewFilter(params: EthNewFilterParams, options?: CallOptions): Promise<EthNewFilterResult> {
-    return this.request<EthNewFilterResult>('eth_newFilter', params, options, ERRORS.ethNewFilter);
+    return this.request<EthNewFilterResult>(
+      'eth_newFilter',
+      this.positional(params, ['Filter']),
+      options,
+      ERRORS.ethNewFilter,
+    );
   }
 
   /**
@@ -901,7 +971,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_newPendingTransactionFilter` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthNewPendingTransactionFilterParams}).
+   * @param params - The params, sent by position ({@link EthNewPendingTransactionFilterParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthNewPendingTransactionFilterResult}).
    */
@@ -911,7 +981,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
   ): Promise<EthNewPendingTransactionFilterResult> {
     return this.request<EthNewPendingTransactionFilterResult>(
       'eth_newPendingTransactionFilter',
-      params,
+      this.positional(params, ['fullTx']),
       options,
       ERRORS.ethNewPendingTransactionFilter,
     );
@@ -935,7 +1005,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_sendRawTransaction` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthSendRawTransactionParams}).
+   * @param params - The params, sent by position ({@link EthSendRawTransactionParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthSendRawTransactionResult}).
    * @throws {@link JsonRpcError} -32700: Parse error
@@ -973,7 +1043,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
   ): Promise<EthSendRawTransactionResult> {
     return this.request<EthSendRawTransactionResult>(
       'eth_sendRawTransaction',
-      params,
+      this.positional(params, ['Transaction']),
       options,
       ERRORS.ethSendRawTransaction,
     );
@@ -984,7 +1054,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_sendTransaction` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthSendTransactionParams}).
+   * @param params - The params, sent by position ({@link EthSendTransactionParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthSendTransactionResult}).
    * @throws {@link JsonRpcError} -32700: Parse error
@@ -1017,7 +1087,12 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    * @throws {@link JsonRpcError} 1001: Invalid sender
    */
   ethSendTransaction(params: EthSendTransactionParams, options?: CallOptions): Promise<EthSendTransactionResult> {
-    return this.request<EthSendTransactionResult>('eth_sendTransaction', params, options, ERRORS.ethSendTransaction);
+    return this.request<EthSendTransactionResult>(
+      'eth_sendTransaction',
+      this.positional(params, ['Transaction']),
+      options,
+      ERRORS.ethSendTransaction,
+    );
   }
 
   /**
@@ -1025,12 +1100,17 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_sign` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthSignParams}).
+   * @param params - The params, sent by position ({@link EthSignParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthSignResult}).
    */
   ethSign(params: EthSignParams, options?: CallOptions): Promise<EthSignResult> {
-    return this.request<EthSignResult>('eth_sign', params, options, ERRORS.ethSign);
+    return this.request<EthSignResult>(
+      'eth_sign',
+      this.positional(params, ['Address', 'Message']),
+      options,
+      ERRORS.ethSign,
+    );
   }
 
   /**
@@ -1038,12 +1118,17 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_signTransaction` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthSignTransactionParams}).
+   * @param params - The params, sent by position ({@link EthSignTransactionParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthSignTransactionResult}).
    */
   ethSignTransaction(params: EthSignTransactionParams, options?: CallOptions): Promise<EthSignTransactionResult> {
-    return this.request<EthSignTransactionResult>('eth_signTransaction', params, options, ERRORS.ethSignTransaction);
+    return this.request<EthSignTransactionResult>(
+      'eth_signTransaction',
+      this.positional(params, ['Transaction']),
+      options,
+      ERRORS.ethSignTransaction,
+    );
   }
 
   /**
@@ -1055,7 +1140,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    * @returns The result ({@link EthSyncingResult}).
    */
   ethSyncing(options?: CallOptions): Promise<EthSyncingResult> {
-    return this.request<EthSyncingResult>('eth_syncing', {}, options, ERRORS.ethSyncing);
+    return this.request<EthSyncingResult>('eth_syncing', [], options, ERRORS.ethSyncing);
   }
 
   /**
@@ -1063,12 +1148,17 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_uninstallFilter` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthUninstallFilterParams}).
+   * @param params - The params, sent by position ({@link EthUninstallFilterParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthUninstallFilterResult}).
    */
   ethUninstallFilter(params: EthUninstallFilterParams, options?: CallOptions): Promise<EthUninstallFilterResult> {
-    return this.request<EthUninstallFilterResult>('eth_uninstallFilter', params, options, ERRORS.ethUninstallFilter);
+    return this.request<EthUninstallFilterResult>(
+      'eth_uninstallFilter',
+      this.positional(params, ['Filter identifier']),
+      options,
+      ERRORS.ethUninstallFilter,
+    );
   }
 
   /**
@@ -1081,7 +1171,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    * @returns The result ({@link NetVersionResult}).
    */
   netVersion(options?: CallOptions): Promise<NetVersionResult> {
-    return this.request<NetVersionResult>('net_version', {}, options, ERRORS.netVersion);
+    return this.request<NetVersionResult>('net_version', [], options, ERRORS.netVersion);
   }
 
   /**
@@ -1098,7 +1188,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    * @returns The result ({@link EthBaseFeeResult}).
    */
   ethBaseFee(options?: CallOptions): Promise<EthBaseFeeResult> {
-    return this.request<EthBaseFeeResult>('eth_baseFee', {}, options, ERRORS.ethBaseFee);
+    return this.request<EthBaseFeeResult>('eth_baseFee', [], options, ERRORS.ethBaseFee);
   }
 
   /**
@@ -1118,7 +1208,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
   ethSuggestPriceOptions(options?: CallOptions): Promise<EthSuggestPriceOptionsResult> {
     return this.request<EthSuggestPriceOptionsResult>(
       'eth_suggestPriceOptions',
-      {},
+      [],
       options,
       ERRORS.ethSuggestPriceOptions,
     );
@@ -1138,7 +1228,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    * @returns The result ({@link EthGetChainConfigResult}).
    */
   ethGetChainConfig(options?: CallOptions): Promise<EthGetChainConfigResult> {
-    return this.request<EthGetChainConfigResult>('eth_getChainConfig', {}, options, ERRORS.ethGetChainConfig);
+    return this.request<EthGetChainConfigResult>('eth_getChainConfig', [], options, ERRORS.ethGetChainConfig);
   }
 
   /**
@@ -1149,12 +1239,17 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_getBlockByHash` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetBlockByHashParams}).
+   * @param params - The params, sent by position ({@link EthGetBlockByHashParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetBlockByHashResult}).
    */
   ethGetBlockByHash(params: EthGetBlockByHashParams, options?: CallOptions): Promise<EthGetBlockByHashResult> {
-    return this.request<EthGetBlockByHashResult>('eth_getBlockByHash', params, options, ERRORS.ethGetBlockByHash);
+    return this.request<EthGetBlockByHashResult>(
+      'eth_getBlockByHash',
+      this.positional(params, ['Block hash', 'Hydrated transactions']),
+      options,
+      ERRORS.ethGetBlockByHash,
+    );
   }
 
   /**
@@ -1165,12 +1260,17 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_getBlockByNumber` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetBlockByNumberParams}).
+   * @param params - The params, sent by position ({@link EthGetBlockByNumberParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetBlockByNumberResult}).
    */
   ethGetBlockByNumber(params: EthGetBlockByNumberParams, options?: CallOptions): Promise<EthGetBlockByNumberResult> {
-    return this.request<EthGetBlockByNumberResult>('eth_getBlockByNumber', params, options, ERRORS.ethGetBlockByNumber);
+    return this.request<EthGetBlockByNumberResult>(
+      'eth_getBlockByNumber',
+      this.positional(params, ['Block', 'Hydrated transactions']),
+      options,
+      ERRORS.ethGetBlockByNumber,
+    );
   }
 
   /**
@@ -1184,7 +1284,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_getUncleCountByBlockNumber` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetUncleCountByBlockNumberParams}).
+   * @param params - The params, sent by position ({@link EthGetUncleCountByBlockNumberParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetUncleCountByBlockNumberResult}).
    */
@@ -1194,7 +1294,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
   ): Promise<EthGetUncleCountByBlockNumberResult> {
     return this.request<EthGetUncleCountByBlockNumberResult>(
       'eth_getUncleCountByBlockNumber',
-      params,
+      this.positional(params, ['Block']),
       options,
       ERRORS.ethGetUncleCountByBlockNumber,
     );
@@ -1209,7 +1309,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_getUncleCountByBlockHash` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetUncleCountByBlockHashParams}).
+   * @param params - The params, sent by position ({@link EthGetUncleCountByBlockHashParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetUncleCountByBlockHashResult}).
    */
@@ -1219,7 +1319,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
   ): Promise<EthGetUncleCountByBlockHashResult> {
     return this.request<EthGetUncleCountByBlockHashResult>(
       'eth_getUncleCountByBlockHash',
-      params,
+      this.positional(params, ['Block hash']),
       options,
       ERRORS.ethGetUncleCountByBlockHash,
     );
@@ -1235,7 +1335,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_getUncleByBlockNumberAndIndex` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetUncleByBlockNumberAndIndexParams}).
+   * @param params - The params, sent by position ({@link EthGetUncleByBlockNumberAndIndexParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetUncleByBlockNumberAndIndexResult}).
    */
@@ -1245,7 +1345,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
   ): Promise<EthGetUncleByBlockNumberAndIndexResult> {
     return this.request<EthGetUncleByBlockNumberAndIndexResult>(
       'eth_getUncleByBlockNumberAndIndex',
-      params,
+      this.positional(params, ['Block', 'Uncle index']),
       options,
       ERRORS.ethGetUncleByBlockNumberAndIndex,
     );
@@ -1260,7 +1360,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `eth_getUncleByBlockHashAndIndex` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link EthGetUncleByBlockHashAndIndexParams}).
+   * @param params - The params, sent by position ({@link EthGetUncleByBlockHashAndIndexParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetUncleByBlockHashAndIndexResult}).
    */
@@ -1270,7 +1370,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
   ): Promise<EthGetUncleByBlockHashAndIndexResult> {
     return this.request<EthGetUncleByBlockHashAndIndexResult>(
       'eth_getUncleByBlockHashAndIndex',
-      params,
+      this.positional(params, ['Block hash', 'Uncle index']),
       options,
       ERRORS.ethGetUncleByBlockHashAndIndex,
     );
@@ -1290,7 +1390,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    * @returns The result ({@link Web3ClientVersionResult}).
    */
   web3ClientVersion(options?: CallOptions): Promise<Web3ClientVersionResult> {
-    return this.request<Web3ClientVersionResult>('web3_clientVersion', {}, options, ERRORS.web3ClientVersion);
+    return this.request<Web3ClientVersionResult>('web3_clientVersion', [], options, ERRORS.web3ClientVersion);
   }
 
   /**
@@ -1300,12 +1400,12 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    *
    * JSON-RPC method `web3_sha3` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
-   * @param params - The params, sent by name ({@link Web3Sha3Params}).
+   * @param params - The params, sent by position ({@link Web3Sha3Params}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link Web3Sha3Result}).
    */
   web3Sha3(params: Web3Sha3Params, options?: CallOptions): Promise<Web3Sha3Result> {
-    return this.request<Web3Sha3Result>('web3_sha3', params, options, ERRORS.web3Sha3);
+    return this.request<Web3Sha3Result>('web3_sha3', this.positional(params, ['data']), options, ERRORS.web3Sha3);
   }
 
   /**
@@ -1320,7 +1420,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    * @returns The result ({@link NetListeningResult}).
    */
   netListening(options?: CallOptions): Promise<NetListeningResult> {
-    return this.request<NetListeningResult>('net_listening', {}, options, ERRORS.netListening);
+    return this.request<NetListeningResult>('net_listening', [], options, ERRORS.netListening);
   }
 
   /**
@@ -1335,6 +1435,6 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    * @returns The result ({@link NetPeerCountResult}).
    */
   netPeerCount(options?: CallOptions): Promise<NetPeerCountResult> {
-    return this.request<NetPeerCountResult>('net_peerCount', {}, options, ERRORS.netPeerCount);
+    return this.request<NetPeerCountResult>('net_peerCount', [], options, ERRORS.netPeerCount);
   }
 }

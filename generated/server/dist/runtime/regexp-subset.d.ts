@@ -11,6 +11,12 @@ export type PatternNode =
   | { kind: 'sequence'; items: PatternNode[] }
   | { kind: 'choice'; options: PatternNode[]; capturing: boolean }
   | { kind: 'repeat'; body: PatternNode; min: number; max: number };
+/**
+ * `source` with `\s`, `\S` and `.` written as the explicit classes ECMA-262 gives them (`\s` every Unicode space, `.`
+ * anything but \n, \r, U+2028 and U+2029), for an engine that reads them otherwise (RE2: `\s` is ASCII, `.` excludes
+ * \n only). Everything else is kept: `\d`, `\w` and `\b` are ASCII in both, as `^` and `$` are the text's ends.
+ */
+export declare function withEcmaClasses(source: string): string;
 export declare function union(...sets: CharRanges[]): CharRanges;
 export declare const overlap: (a: CharRanges, b: CharRanges) => boolean;
 /** Thrown for anything outside the parsed subset or the bounds: the pattern goes to RE2JS. */
