@@ -76,7 +76,9 @@ function camelCase(text: string): string {
 export function clientMethodName(wireName: string, namespaced = false): string {
   const dot = wireName.indexOf('.');
   const local = dot >= 0 && !namespaced ? wireName.slice(dot + 1) : wireName;
-  return clientMember(IDENTIFIER.test(local) && !local.includes('_') && !local.includes('$') ? local : camelCase(local));
+  return clientMember(
+    IDENTIFIER.test(local) && !local.includes('_') && !local.includes('$') ? local : camelCase(local),
+  );
 }
 
 /**
