@@ -52,7 +52,9 @@ async function generated() {
     mkdirSync(dirname(join(dir, file.path)), { recursive: true });
     writeFileSync(join(dir, file.path), file.contents);
   }
-  return { model, dir };
+  const server = await import(pathToFileURL(join(dir, 'server/dist/index.js')).href);
+  const { MembersClient } = await import(pathToFileURL(join(dir, 'client/dist/index.js')).href);
+  return { model, dir, server, MembersClient };
 }
 
 /** Serves `listener` on 127.0.0.1, counting the requests that reach it. */
@@ -74,7 +76,7 @@ describe('methods named like reserved members', () => {
   it('are renamed call…; JSON.stringify(client) and await client send nothing; the client compiles', {
     timeout: 180_000,
   }, async () => {
-    const { model, dir } = await packages;
+    const { model, dir, server, MembersClient } = await packages;
     expect(model.endpoints[0]!.methods.map((m) => [m.name, m.shortName])).toEqual([
       ['toJSON', 'callToJSON'],
       ['then', 'callThen'],
@@ -96,8 +98,6 @@ describe('methods named like reserved members', () => {
     const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     expect(problems).toEqual([]);
 
-    const server = await import(pathToFileURL(join(dir, 'server/dist/index.js')).href);
-    const { MembersClient } = await import(pathToFileURL(join(dir, 'client/dist/index.js')).href);
     const endpoint = server.createMembersEndpoint(
       server.exampleHandlers(server.membersDocument, server.membersMethods),
     );
@@ -121,9 +121,7 @@ describe('methods named like reserved members', () => {
   it("a server given no handler answers none of them with Object.prototype's member", {
     timeout: 120_000,
   }, async () => {
-    const { dir } = await packages;
-    const server = await import(pathToFileURL(join(dir, 'server/dist/index.js')).href);
-    const { MembersClient } = await import(pathToFileURL(join(dir, 'client/dist/index.js')).href);
+    const { server, MembersClient } = await packages;
     const http = await counted(server.createMembersEndpoint({}).node);
     try {
       const client = new MembersClient({ baseUrl: http.url });
@@ -137,9 +135,7 @@ describe('methods named like reserved members', () => {
   it("a document's own rpc.discover: a typed client method, answered with the bundled document", {
     timeout: 120_000,
   }, async () => {
-    const { dir } = await packages;
-    const server = await import(pathToFileURL(join(dir, 'server/dist/index.js')).href);
-    const { MembersClient } = await import(pathToFileURL(join(dir, 'client/dist/index.js')).href);
+    const { dir, server, MembersClient } = await packages;
     const handlers = { discover: () => ({ mine: true }) };
     const served = await counted(server.createMembersEndpoint(handlers).node);
     const own = await counted(server.createMembersEndpoint(handlers, { discover: false }).node);
