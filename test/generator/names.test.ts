@@ -15,6 +15,7 @@ import {
   clientMethodName,
   clientOptionsName,
   methodTypeNames,
+  namespaceNames,
   schemaTypeName,
   serverNames,
 } from '../../generators/model/names.ts';
@@ -123,6 +124,13 @@ describe('names', () => {
     expect(clientMethodName(wire)).toBe(client);
     expect(methodTypeNames(wire).params).toBe(params);
     expect(schemaTypeName(wire)).toBe(schema);
+  });
+
+  // A namespace is an object on the client that JSON.stringify walks and `await` may touch: its members, too.
+  it('a namespace or its member named like a reserved member takes call before it', () => {
+    expect(namespaceNames('fraud.toJSON')).toEqual({ property: 'fraud', member: 'callToJSON' });
+    expect(namespaceNames('then.get')).toEqual({ property: 'callThen', member: 'get' });
+    expect(clientMethodName('fraud.toJSON', true)).toBe('fraudToJSON');
   });
 
   it('a title that is no identifier by itself still names a type', () => {
