@@ -4,7 +4,6 @@ import { canonicalJson, deref } from '../common/json.ts';
 import { escapePointerToken } from '../common/problems.ts';
 import {
   IDENTIFIER,
-  RESERVED_METHOD_NAMES,
   RESERVED_MODULE_NAMES,
   clientClassName,
   clientErrorsName,
@@ -94,14 +93,7 @@ export function claimNames(
       );
 
     const owner = methodOwners.get(method.shortName);
-    if (RESERVED_METHOD_NAMES.has(method.shortName)) {
-      names.collisions.push({
-        ...where,
-        message:
-          `method "${method.name}" would become ${client}.${method.shortName}, ` +
-          'a name the client class needs for itself',
-      });
-    } else if (owner) {
+    if (owner) {
       names.collisions.push({
         ...where,
         message:
@@ -118,12 +110,12 @@ export function claimNames(
     const where = at(`/methods/${method.index}/name`);
     const { property, member } = method.namespace;
     const owner = methodOwners.get(property);
-    if (RESERVED_METHOD_NAMES.has(property) || owner)
+    if (owner)
       names.collisions.push({
         ...where,
         message:
           `the namespace of method "${method.name}" would become ${client}.${property}, ` +
-          `a name ${owner ? `the method ${owner} takes` : 'the client class needs for itself'}`,
+          `a name the method ${owner} takes`,
       });
     const key = `${property}.${member}`;
     if (members.has(key))

@@ -26,6 +26,8 @@
  *   has one property per namespace, each method under it by its own name in camelCase (`client.fraud.subscribe()`,
  *   `client.header.subscribe()`), and its server takes handlers grouped the same way (`NodeGroupedHandlers`, turned
  *   into the flat `NodeHandlers` by `nodeHandlersOf`);
+ * - a client member named like one JavaScript or the client needs (`toJSON`, `then`, `constructor`, `url`) takes
+ *   `call` before it (`callToJSON`; see `RESERVED_METHOD_NAMES`);
  * - the wire name is never changed: it is what the client sends and the server routes.
  */
 import { runtimeExports, runtimeModules } from './runtime-names.ts';
@@ -74,7 +76,9 @@ function camelCase(text: string): string {
 export function clientMethodName(wireName: string, namespaced = false): string {
   const dot = wireName.indexOf('.');
   const local = dot >= 0 && !namespaced ? wireName.slice(dot + 1) : wireName;
-  return IDENTIFIER.test(local) && !local.includes('_') && !local.includes('$') ? local : camelCase(local);
+  return clientMember(
+    IDENTIFIER.test(local) && !local.includes('_') && !local.includes('$') ? local : camelCase(local),
+  );
 }
 
 /**
@@ -84,7 +88,10 @@ export function clientMethodName(wireName: string, namespaced = false): string {
 export function namespaceNames(wireName: string): { property: string; member: string } | undefined {
   const dot = wireName.indexOf('.');
   if (dot < 0) return undefined;
-  return { property: camelCase(wireName.slice(0, dot)), member: camelCase(wireName.slice(dot + 1)) };
+  return {
+    property: clientMember(camelCase(wireName.slice(0, dot))),
+    member: clientMember(camelCase(wireName.slice(dot + 1))),
+  };
 }
 
 /** Whether a document's dotted method names carry more than one namespace (`fraud.Subscribe`, `header.Subscribe`). */
@@ -250,9 +257,20 @@ export const TYPES_MODULE = 'types';
  */
 export const RESERVED_MODULE_NAMES = new Set([...CLIENT_MODULES, TYPES_MODULE]);
 
-/** Client method names that would break the class: its constructor, members of the base class, and `then`. */
-export const RESERVED_METHOD_NAMES = new Set(
-  'constructor then request notify call failed paginate positional wireNames methodServers url toString valueOf hasOwnProperty'.split(
-    ' ',
-  ),
-);
+/**
+ * Member names a client (or a namespace object on it, or a server's handlers object) may not give a spec's method:
+ * every member of Object.prototype (a handlers object without `toString` still has one), the names JavaScript calls
+ * by itself (`JSON.stringify` calls `toJSON`, `await` calls `then`), and the client runtime's own members.
+ */
+const RESERVED_METHOD_NAMES: ReadonlySet<string> = new Set([
+  ...Object.getOwnPropertyNames(Object.prototype),
+  ...'toJSON then request notify call failed paginate positional wireNames methodServers url'.split(' '),
+]);
+
+/**
+ * A method named like a reserved member takes `call` before its name (`toJSON` -> `callToJSON`), as openapi-generator
+ * renames an operation named like a reserved word: the document is valid OpenRPC, so it must generate, and its wire
+ * name is unchanged.
+ */
+const clientMember = (name: string): string =>
+  RESERVED_METHOD_NAMES.has(name) ? `call${name[0]!.toUpperCase()}${name.slice(1)}` : name;

@@ -224,8 +224,18 @@ function handlerSignature(key: string, paramsType: string, resultType: string): 
   return callText('  ', key, [`params: ${paramsType}`, 'context: HandlerContext'], `: Answer<${resultType}>;`);
 }
 
+/**
+ * OpenRPC's service discovery method, which the endpoint answers itself with its bundled document (runtime/server's
+ * `discover` option): a spec that declares it keeps its typed handler, said here to run only with `discover: false`.
+ */
+const discovery = (method: MethodModel) =>
+  method.name === 'rpc.discover'
+    ? 'The endpoint answers it itself with its bundled document, unless created with `discover: false`: only then ' +
+      'does this handler run.'
+    : '';
+
 function handlerComment(model: SpecModel, endpoint: EndpointModel, method: MethodModel): string[] {
-  const served = [`Answers \`${method.name}\` at \`${endpoint.pathTemplate}\`.`, lifecycle(method)]
+  const served = [`Answers \`${method.name}\` at \`${endpoint.pathTemplate}\`.`, discovery(method), lifecycle(method)]
     .filter(Boolean)
     .join(' ');
   const tags = [

@@ -1,6 +1,6 @@
 /**
- * Every generated name is decided once, from the spec; a name that would stand for two things, or that the generated
- * code needs for itself, stops generation naming both sides. Table-driven over small variations of one fixture.
+ * Every generated name is decided once, from the spec; a name that would stand for two things stops generation naming
+ * both sides, and a method named like a member the client needs for itself is renamed. Table-driven over small variations of one fixture.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,7 @@ import {
   clientMethodName,
   clientOptionsName,
   methodTypeNames,
+  namespaceNames,
   schemaTypeName,
   serverNames,
 } from '../../generators/model/names.ts';
@@ -63,16 +64,10 @@ describe('names', () => {
       'the name "LedgerGetBalanceParams" would stand for both the params of ledger.getBalance and the schema titled',
     ],
     [
-      'a method named like a member of the client class',
+      'a method renamed for a reserved member, beside a method of that name',
       'ledger',
-      (d: Document) => void (method(d).name = 'ledger.then'),
-      'method "ledger.then" would become LedgerClient.then, a name the client class needs for itself',
-    ],
-    [
-      'a method named like a property of the client runtime',
-      'ledger',
-      (d: Document) => void (method(d).name = 'ledger.url'),
-      'method "ledger.url" would become LedgerClient.url, a name the client class needs for itself',
+      (d: Document) => d.methods.push({ ...method(d), name: 'ledger.then' }, { ...method(d), name: 'ledger.callThen' }),
+      'the client method LedgerClient.callThen would stand for both ledger.then and ledger.callThen',
     ],
     [
       'an endpoint named like a package file',
@@ -119,12 +114,23 @@ describe('names', () => {
     ['-', 'u2D', 'U2DParams', 'U2D'],
     ['x.😀', 'u1F600', 'XU1F600Params', 'XU1F600'],
     ['42', '_42', '_42Params', '_42'],
-    ['hasOwnProperty', 'hasOwnProperty', 'HasOwnPropertyParams', 'HasOwnProperty'],
+    ['hasOwnProperty', 'callHasOwnProperty', 'HasOwnPropertyParams', 'HasOwnProperty'],
+    ['to_json', 'toJson', 'ToJsonParams', 'ToJson'],
+    ['x.toJSON', 'callToJSON', 'XToJSONParams', 'XToJSON'],
+    ['ledger.url', 'callUrl', 'LedgerUrlParams', 'LedgerUrl'],
+    ['__proto__', 'proto', 'ProtoParams', 'Proto'],
     ['', '_', '_Params', '_'],
   ])('%j: client method %s, params type %s, schema type %s', (wire, client, params, schema) => {
     expect(clientMethodName(wire)).toBe(client);
     expect(methodTypeNames(wire).params).toBe(params);
     expect(schemaTypeName(wire)).toBe(schema);
+  });
+
+  // A namespace is an object on the client that JSON.stringify walks and `await` may touch: its members, too.
+  it('a namespace or its member named like a reserved member takes call before it', () => {
+    expect(namespaceNames('fraud.toJSON')).toEqual({ property: 'fraud', member: 'callToJSON' });
+    expect(namespaceNames('then.get')).toEqual({ property: 'callThen', member: 'get' });
+    expect(clientMethodName('fraud.toJSON', true)).toBe('fraudToJSON');
   });
 
   it('a title that is no identifier by itself still names a type', () => {
