@@ -251,13 +251,20 @@ export function utxoPage(world: World, chain: UtxoChain, params: Params) {
       try {
         return encode(utxo.bytes, encoding);
       } catch (error) {
-        throw new Error(`couldn't encode UTXO ${utxoIDOf(utxo)} as ${encoding}: ${(error as Error).message}`);
+        throw new Error(`${encodeFailure[chain](utxoIDOf(utxo), encoding)}: ${(error as Error).message}`);
       }
     }),
     endIndex,
     encoding,
   };
 }
+
+/** Each VM's words around formatting.Encode's refusal of a UTXO (avm, platformvm since v1.10.2, coreth's avax). */
+const encodeFailure: Record<UtxoChain | 'C', (utxoID: string, encoding: string) => string> = {
+  X: (utxoID) => `couldn't encode UTXO ${utxoID} as string`,
+  P: (utxoID, encoding) => `couldn't encode UTXO ${utxoID} as ${encoding}`,
+  C: () => 'problem encoding utxo',
+};
 
 const COMMA = Buffer.from(',');
 

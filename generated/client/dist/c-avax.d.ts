@@ -36,7 +36,8 @@ export type CAvaxClientErrors = {
     | 'StartIndexAddressWrongHRP'
     | 'StartIndexAddressWrongChain'
     | 'StartIndexUTXOInvalid'
-    | 'StartIndexUTXOEmpty';
+    | 'StartIndexUTXOEmpty'
+    | 'UTXOEncodingUnsupported';
   issueTx:
     | 'InvalidArgument'
     | 'TxMissingHexPrefix'
@@ -121,9 +122,10 @@ export declare class CAvaxClient extends JsonRpcClient<CAvaxClientErrors> {
    *         base58 digit ('0')
    * @throws {@link JsonRpcError} -32000: couldn't parse start index utxo: base58 decoding error: zero
    *         length string
+   * @throws {@link JsonRpcError} -32000: problem encoding utxo: unsupported encoding in method
    */
   getUTXOs(
-    params: AvaxGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: AvaxGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<AvaxGetUTXOsResult>;
   /**
@@ -162,7 +164,7 @@ export declare class CAvaxClient extends JsonRpcClient<CAvaxClientErrors> {
    * @throws {@link JsonRpcError} -32000: invalid nonce
    */
   issueTx(
-    params: AvaxIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: AvaxIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<AvaxIssueTxResult>;
   /**
@@ -206,11 +208,11 @@ export declare class CAvaxClient extends JsonRpcClient<CAvaxClientErrors> {
     options?: CallOptions,
   ): Promise<Omit<AvaxGetAtomicTxResult, 'tx'> & { tx: HexNoChecksum }>;
   getAtomicTx(
-    params: AvaxGetAtomicTxParams & { encoding?: 'hex' | 'hexc' },
+    params: AvaxGetAtomicTxParams & { encoding?: 'hex' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<Omit<AvaxGetAtomicTxResult, 'tx'> & { tx: Hex }>;
   getAtomicTx(
-    params: AvaxGetAtomicTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: AvaxGetAtomicTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<AvaxGetAtomicTxResult>;
   /**

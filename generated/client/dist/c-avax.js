@@ -29,6 +29,7 @@ const DOCUMENTED_ERRORS = {
     /^couldn't parse start index utxo: base58 decoding error: invalid base58 digit \('[^']*'\)$/,
   ],
   StartIndexUTXOEmpty: [-32e3, /^couldn't parse start index utxo: base58 decoding error: zero length string$/],
+  UTXOEncodingUnsupported: [-32e3, /^problem encoding utxo: unsupported encoding in method$/],
   TxMissingHexPrefix: [-32e3, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
   TxBadChecksum: [-32e3, /^problem decoding transaction: invalid input checksum$/],
   TxUnsupportedEncoding: [-32e3, /^problem decoding transaction: unsupported encoding in method$/],
@@ -68,6 +69,7 @@ const ERRORS = {
     StartIndexAddressWrongChain: DOCUMENTED_ERRORS.StartIndexAddressWrongChain,
     StartIndexUTXOInvalid: DOCUMENTED_ERRORS.StartIndexUTXOInvalid,
     StartIndexUTXOEmpty: DOCUMENTED_ERRORS.StartIndexUTXOEmpty,
+    UTXOEncodingUnsupported: DOCUMENTED_ERRORS.UTXOEncodingUnsupported,
   },
   issueTx: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
@@ -170,6 +172,7 @@ export class CAvaxClient extends JsonRpcClient {
    *         base58 digit ('0')
    * @throws {@link JsonRpcError} -32000: couldn't parse start index utxo: base58 decoding error: zero
    *         length string
+   * @throws {@link JsonRpcError} -32000: problem encoding utxo: unsupported encoding in method
    */
   getUTXOs(params, options) {
     return this.request('avax.getUTXOs', params, options, ERRORS.getUTXOs);

@@ -433,7 +433,7 @@ export declare class DevClient extends JsonRpcClient<DevClientErrors> {
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: invalid input checksum
    */
   simulateTx(
-    params: DevSimulateTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: DevSimulateTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<DevSimulateTxResult>;
   /**

@@ -71,6 +71,10 @@ const DOCUMENTED_ERRORS = {
     /^couldn't parse start index utxo: base58 decoding error: invalid base58 digit \('[^']*'\)$/,
   ],
   StartIndexUTXOEmpty: [-32e3, /^couldn't parse start index utxo: base58 decoding error: zero length string$/],
+  UTXOEncodingUnsupported: [
+    -32e3,
+    /^couldn't encode UTXO [1-9A-HJ-NP-Za-km-z]+ as string: unsupported encoding in method$/,
+  ],
   TxMissingHexPrefix: [-32e3, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
   TxBadChecksum: [-32e3, /^problem decoding transaction: invalid input checksum$/],
   TxUnsupportedEncoding: [-32e3, /^problem decoding transaction: unsupported encoding in method$/],
@@ -138,6 +142,7 @@ const ERRORS = {
     StartIndexAddressWrongChain: DOCUMENTED_ERRORS.StartIndexAddressWrongChain,
     StartIndexUTXOInvalid: DOCUMENTED_ERRORS.StartIndexUTXOInvalid,
     StartIndexUTXOEmpty: DOCUMENTED_ERRORS.StartIndexUTXOEmpty,
+    UTXOEncodingUnsupported: DOCUMENTED_ERRORS.UTXOEncodingUnsupported,
   },
   issueTx: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
@@ -411,7 +416,8 @@ export class XChainClient extends JsonRpcClient {
    * **Where the prose docs differ from the node:**
    * - The API description lists an optional `sourceChain` in the result; the node never sends it.
    * - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum)
-   *   and `hexc`.
+   *   and `hexc`, and decodes `json`, which fails the call at the first UTXO found ("couldn't encode
+   *   UTXO … as string: unsupported encoding in method").
    * - The documented second call sends `id` 2 but its response shows `id` 1; the node echoes the
    *   request's `id`.
    *
@@ -442,6 +448,8 @@ export class XChainClient extends JsonRpcClient {
    *         base58 digit ('0')
    * @throws {@link JsonRpcError} -32000: couldn't parse start index utxo: base58 decoding error: zero
    *         length string
+   * @throws {@link JsonRpcError} -32000: couldn't encode UTXO
+   *         2Sz2XwRYqUHwPeiKoRnZ6ht88YqzAF1SQjMYZQQaB5wBFkAqST as string: unsupported encoding in method
    */
   getUTXOs(params, options) {
     return this.request('avm.getUTXOs', params, options, ERRORS.getUTXOs);

@@ -38,7 +38,8 @@ export type CAvaxClientErrors = {
     | 'StartIndexAddressWrongHRP'
     | 'StartIndexAddressWrongChain'
     | 'StartIndexUTXOInvalid'
-    | 'StartIndexUTXOEmpty';
+    | 'StartIndexUTXOEmpty'
+    | 'UTXOEncodingUnsupported';
   issueTx:
     | 'InvalidArgument'
     | 'TxMissingHexPrefix'
@@ -89,6 +90,7 @@ const DOCUMENTED_ERRORS = {
     /^couldn't parse start index utxo: base58 decoding error: invalid base58 digit \('[^']*'\)$/,
   ],
   StartIndexUTXOEmpty: [-32000, /^couldn't parse start index utxo: base58 decoding error: zero length string$/],
+  UTXOEncodingUnsupported: [-32000, /^problem encoding utxo: unsupported encoding in method$/],
   TxMissingHexPrefix: [-32000, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
   TxBadChecksum: [-32000, /^problem decoding transaction: invalid input checksum$/],
   TxUnsupportedEncoding: [-32000, /^problem decoding transaction: unsupported encoding in method$/],
@@ -129,6 +131,7 @@ const ERRORS = {
     StartIndexAddressWrongChain: DOCUMENTED_ERRORS.StartIndexAddressWrongChain,
     StartIndexUTXOInvalid: DOCUMENTED_ERRORS.StartIndexUTXOInvalid,
     StartIndexUTXOEmpty: DOCUMENTED_ERRORS.StartIndexUTXOEmpty,
+    UTXOEncodingUnsupported: DOCUMENTED_ERRORS.UTXOEncodingUnsupported,
   },
   issueTx: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
@@ -239,9 +242,10 @@ export class CAvaxClient extends JsonRpcClient<CAvaxClientErrors> {
    *         base58 digit ('0')
    * @throws {@link JsonRpcError} -32000: couldn't parse start index utxo: base58 decoding error: zero
    *         length string
+   * @throws {@link JsonRpcError} -32000: problem encoding utxo: unsupported encoding in method
    */
   getUTXOs(
-    params: AvaxGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: AvaxGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<AvaxGetUTXOsResult> {
     return this.request<AvaxGetUTXOsResult>('avax.getUTXOs', params, options, ERRORS.getUTXOs);
@@ -283,7 +287,7 @@ export class CAvaxClient extends JsonRpcClient<CAvaxClientErrors> {
    * @throws {@link JsonRpcError} -32000: invalid nonce
    */
   issueTx(
-    params: AvaxIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: AvaxIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<AvaxIssueTxResult> {
     return this.request<AvaxIssueTxResult>('avax.issueTx', params, options, ERRORS.issueTx);
@@ -338,15 +342,15 @@ export class CAvaxClient extends JsonRpcClient<CAvaxClientErrors> {
     options?: CallOptions,
   ): Promise<Omit<AvaxGetAtomicTxResult, 'tx'> & { tx: HexNoChecksum }>;
   getAtomicTx(
-    params: AvaxGetAtomicTxParams & { encoding?: 'hex' | 'hexc' },
+    params: AvaxGetAtomicTxParams & { encoding?: 'hex' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<Omit<AvaxGetAtomicTxResult, 'tx'> & { tx: Hex }>;
   getAtomicTx(
-    params: AvaxGetAtomicTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: AvaxGetAtomicTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<AvaxGetAtomicTxResult>;
   getAtomicTx(
-    params: AvaxGetAtomicTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: AvaxGetAtomicTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<AvaxGetAtomicTxResult> {
     return this.request<AvaxGetAtomicTxResult>('avax.getAtomicTx', params, options, ERRORS.getAtomicTx);

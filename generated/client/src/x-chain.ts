@@ -70,7 +70,8 @@ export type XChainClientErrors = {
     | 'StartIndexAddressWrongHRP'
     | 'StartIndexAddressWrongChain'
     | 'StartIndexUTXOInvalid'
-    | 'StartIndexUTXOEmpty';
+    | 'StartIndexUTXOEmpty'
+    | 'UTXOEncodingUnsupported';
   issueTx:
     | 'InvalidArgument'
     | 'TxMissingHexPrefix'
@@ -152,6 +153,10 @@ const DOCUMENTED_ERRORS = {
     /^couldn't parse start index utxo: base58 decoding error: invalid base58 digit \('[^']*'\)$/,
   ],
   StartIndexUTXOEmpty: [-32000, /^couldn't parse start index utxo: base58 decoding error: zero length string$/],
+  UTXOEncodingUnsupported: [
+    -32000,
+    /^couldn't encode UTXO [1-9A-HJ-NP-Za-km-z]+ as string: unsupported encoding in method$/,
+  ],
   TxMissingHexPrefix: [-32000, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
   TxBadChecksum: [-32000, /^problem decoding transaction: invalid input checksum$/],
   TxUnsupportedEncoding: [-32000, /^problem decoding transaction: unsupported encoding in method$/],
@@ -220,6 +225,7 @@ const ERRORS = {
     StartIndexAddressWrongChain: DOCUMENTED_ERRORS.StartIndexAddressWrongChain,
     StartIndexUTXOInvalid: DOCUMENTED_ERRORS.StartIndexUTXOInvalid,
     StartIndexUTXOEmpty: DOCUMENTED_ERRORS.StartIndexUTXOEmpty,
+    UTXOEncodingUnsupported: DOCUMENTED_ERRORS.UTXOEncodingUnsupported,
   },
   issueTx: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
@@ -645,7 +651,8 @@ export class XChainClient extends JsonRpcClient<XChainClientErrors> {
    * **Where the prose docs differ from the node:**
    * - The API description lists an optional `sourceChain` in the result; the node never sends it.
    * - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum)
-   *   and `hexc`.
+   *   and `hexc`, and decodes `json`, which fails the call at the first UTXO found ("couldn't encode
+   *   UTXO … as string: unsupported encoding in method").
    * - The documented second call sends `id` 2 but its response shows `id` 1; the node echoes the
    *   request's `id`.
    *
@@ -676,9 +683,11 @@ export class XChainClient extends JsonRpcClient<XChainClientErrors> {
    *         base58 digit ('0')
    * @throws {@link JsonRpcError} -32000: couldn't parse start index utxo: base58 decoding error: zero
    *         length string
+   * @throws {@link JsonRpcError} -32000: couldn't encode UTXO
+   *         2Sz2XwRYqUHwPeiKoRnZ6ht88YqzAF1SQjMYZQQaB5wBFkAqST as string: unsupported encoding in method
    */
   getUTXOs(
-    params: AvmGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: AvmGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<AvmGetUTXOsResult> {
     return this.request<AvmGetUTXOsResult>('avm.getUTXOs', params, options, ERRORS.getUTXOs);
@@ -689,7 +698,7 @@ export class XChainClient extends JsonRpcClient<XChainClientErrors> {
    * first short page is the last, and an item a later page repeats is given once.
    */
   getUTXOsAll(
-    params: AvmGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: AvmGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): AsyncGenerator<AvmGetUTXOsResult['utxos'][number], void, undefined> {
     return this.paginate<AvmGetUTXOsResult['utxos'][number]>(
@@ -741,7 +750,7 @@ export class XChainClient extends JsonRpcClient<XChainClientErrors> {
    *         26zAKDZhyNWhisJs1nyfYzZe533cHZGnoWC9BF8jV8GkuvBeMz: not found
    */
   issueTx(
-    params: AvmIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: AvmIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<AvmIssueTxResult> {
     return this.request<AvmIssueTxResult>('avm.issueTx', params, options, ERRORS.issueTx);

@@ -104,6 +104,7 @@ export const cAvaxDocument: OpenrpcDocument = {
           "code": -32000,
           "message": "couldn't parse start index utxo: base58 decoding error: zero length string",
         },
+        { "code": -32000, "message": "problem encoding utxo: unsupported encoding in method" },
       ],
       "examples": [
         {
@@ -421,10 +422,12 @@ export const cAvaxDocument: OpenrpcDocument = {
       },
       "BytesEncodingParam": {
         "type": "string",
-        "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
+        "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
         "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or " +
-          "`hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the " +
-          "call, because these bytes have no JSON form.",
+          "`hexc` (same as hex). Matched case-insensitively. `json` decodes too (formatting.Encoding takes it " +
+          "everywhere), but these bytes have no JSON form: formatting.Encode and Decode refuse it with \"unsupported " +
+          "encoding in method\", which fails the call at the first item to encode or decode, each method wrapping it " +
+          "in its own words. A call with nothing to encode (an empty page of UTXOs) answers as usual, echoing `json`.",
       },
       "EncodedBytes": {
         "$ref": "#/components/schemas/HexNoChecksum",
@@ -569,7 +572,9 @@ export const cAvaxDocument: OpenrpcDocument = {
       "UTXOEncoding": {
         "name": "encoding",
         "required": false,
-        "description": "Encoding of the returned UTXOs.",
+        "description": "Encoding of the returned UTXOs: `hex` (the default), `hexc` or `hexnc`. `json` fails the " +
+          "call at the first UTXO of the page, with the method's wrapping of \"unsupported encoding in method\"; a " +
+          "page with no UTXO comes back empty with `encoding` `json`.",
         "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
       },
       "UTXOLimit": {

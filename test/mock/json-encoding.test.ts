@@ -4,7 +4,7 @@
  * formatting.Encoding's UnmarshalJSON (utils/formatting/encoding.go, v1.14.2) decodes "json" (any case) like the hex
  * names, so the call is read and run; it is formatting.Encode that then refuses JSON for bytes ("unsupported encoding in
  * method"), once per UTXO or tx found: each wraps that error in its own words, and a page with no UTXO encodes none.
- * The mock refuses "json" while decoding the arguments, with the router's "couldn't unmarshal an argument" text.
+ * Decoding bytes in "json" (issueTx) is refused the same way by formatting.Decode.
  */
 import { createHash } from 'node:crypto';
 import { Context, utils } from '@avalabs/avalanchejs';
@@ -17,13 +17,17 @@ import { ewoq } from './sdk-world.ts';
 
 let node: RunningMockNode;
 let hrp: string;
+let avaxAssetID: string;
 beforeAll(async () => {
   node = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
-  hrp = (await Context.getContextFromURI(node.url)).hrp;
+  ({ hrp, avaxAssetID } = await Context.getContextFromURI(node.url));
 });
 afterAll(() => node?.close());
 
 const ewoqOn = (chain: string) => `${chain}-${utils.formatBech32(hrp, ewoq)}`;
+/** An address of `chain` no genesis output names, from a 20-byte `fill`. */
+const unfundedOn = (chain: string, fill: number) =>
+  `${chain}-${utils.formatBech32(hrp, new Uint8Array(20).fill(fill))}`;
 const rpc = (path: string, method: string, params: object) => callRpc(node.url + path, method, params);
 
 describe('getUTXOs with the json encoding', () => {
@@ -36,14 +40,14 @@ describe('getUTXOs with the json encoding', () => {
 
   // vms/avm/service.go (v1.14.2) GetUTXOs: `reply.UTXOs[i], err = formatting.Encode(args.Encoding, b)`, failing with
   // fmt.Errorf("couldn't encode UTXO %s as string: %w", utxo.InputID(), err).
-  it.fails("avm.getUTXOs fails on the first UTXO with avm's wrapping of formatting's refusal", async () => {
+  it("avm.getUTXOs fails on the first UTXO with avm's wrapping of formatting's refusal", async () => {
     const answer = await rpc('/ext/bc/X', 'avm.getUTXOs', { addresses: [ewoqOn('X')], encoding: 'json' });
     expect(answer.error?.message).toMatch(/^couldn't encode UTXO \w+ as string: unsupported encoding in method$/);
   });
 
   // vms/platformvm/service.go (v1.14.2) GetUTXOs: fmt.Errorf("couldn't encode UTXO %s as %s: %w", utxo.InputID(),
   // args.Encoding, err), Encoding's String() being "json".
-  it.fails("platform.getUTXOs fails on the first UTXO with the P-Chain's wrapping", async () => {
+  it("platform.getUTXOs fails on the first UTXO with the P-Chain's wrapping", async () => {
     const answer = await rpc('/ext/bc/P', 'platform.getUTXOs', { addresses: [ewoqOn('P')], encoding: 'JSON' });
     expect(answer.error?.message).toMatch(/^couldn't encode UTXO \w+ as json: unsupported encoding in method$/);
   });
@@ -51,7 +55,7 @@ describe('getUTXOs with the json encoding', () => {
   // graft/coreth/plugin/evm/atomic/vm/api.go (v1.14.2) GetUTXOs encodes inside its loop over the UTXOs found, so an
   // address with none in shared memory gets an ordinary page, `"encoding": "json"` echoed (reply.Encoding =
   // args.Encoding).
-  it.fails('avax.getUTXOs answers an empty page, echoing the json encoding, when no UTXO is there', async () => {
+  it('avax.getUTXOs answers an empty page, echoing the json encoding, when no UTXO is there', async () => {
     const answer = await rpc('/ext/bc/C/avax', 'avax.getUTXOs', {
       addresses: [ewoqOn('C')],
       sourceChain: 'X',
@@ -60,13 +64,73 @@ describe('getUTXOs with the json encoding', () => {
     expect(answer.error).toBeUndefined();
     expect(answer.result).toMatchObject({ numFetched: '0', utxos: [], encoding: 'json' });
   });
+
+  // The same loop in avm's GetUTXOs: a page with nothing to encode is answered.
+  it('avm.getUTXOs answers an empty page, echoing the json encoding', async () => {
+    const answer = await rpc('/ext/bc/X', 'avm.getUTXOs', { addresses: [unfundedOn('X', 7)], encoding: 'Json' });
+    expect(answer.error).toBeUndefined();
+    expect(answer.result).toMatchObject({ numFetched: '0', utxos: [], encoding: 'json' });
+  });
+
+  // atomic/vm/api.go GetUTXOs: fmt.Errorf("problem encoding utxo: %w", err), naming no UTXO.
+  it("avax.getUTXOs fails on a UTXO in shared memory with coreth's wrapping", async () => {
+    const owner = unfundedOn('C', 9);
+    await node.dev.fund({ address: owner, amount: '1000000000' });
+    const hex = await rpc('/ext/bc/C/avax', 'avax.getUTXOs', { addresses: [owner], sourceChain: 'X' });
+    expect(hex.result).toMatchObject({ numFetched: '1' });
+    const json = await rpc('/ext/bc/C/avax', 'avax.getUTXOs', {
+      addresses: [owner],
+      sourceChain: 'X',
+      encoding: 'json',
+    });
+    expect(json.error).toMatchObject({
+      code: -32000,
+      message: 'problem encoding utxo: unsupported encoding in method',
+    });
+  });
+});
+
+describe("the P-Chain's other encoded outputs with the json encoding", () => {
+  // vms/platformvm/service.go GetStake: fmt.Errorf("couldn't encode output %s as %s: %w", output.ID, ...), output.ID
+  // being the TransferableOutput's asset ID.
+  it('platform.getStake fails on the first staked output, naming its asset', async () => {
+    const [staker] = node.world.stakers.values();
+    const owner = Buffer.from(staker!.stake[0]!.owner.addresses[0]!, 'hex');
+    const addresses = [`P-${utils.formatBech32(hrp, owner)}`];
+    const hex = await rpc('/ext/bc/P', 'platform.getStake', { addresses });
+    expect((hex.result as { stakedOutputs: string[] }).stakedOutputs.length).toBeGreaterThan(0);
+    const json = await rpc('/ext/bc/P', 'platform.getStake', { addresses, encoding: 'json' });
+    expect(json.error?.message).toBe(`couldn't encode output ${avaxAssetID} as json: unsupported encoding in method`);
+  });
+
+  // GetRewardUTXOs encodes inside its loop too: a tx with no reward UTXOs gets an empty list.
+  it('platform.getRewardUTXOs answers an empty list, echoing json, for a tx without reward UTXOs', async () => {
+    const txID = '2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm';
+    const answer = await rpc('/ext/bc/P', 'platform.getRewardUTXOs', { txID, encoding: 'JSON' });
+    expect(answer.result).toEqual({ numFetched: '0', utxos: [], encoding: 'json' });
+  });
+});
+
+describe('issueTx with the json encoding', () => {
+  // formatting.Decode refuses JSON for a non-empty string; each IssueTx wraps it as "problem decoding transaction".
+  it.each([
+    ['/ext/bc/X', 'avm.issueTx'],
+    ['/ext/bc/P', 'platform.issueTx'],
+    ['/ext/bc/C/avax', 'avax.issueTx'],
+  ])('%s %s fails decoding the tx', async (path, method) => {
+    const answer = await rpc(path, method, { tx: '0x00000000', encoding: 'json' });
+    expect(answer.error).toMatchObject({
+      code: -32000,
+      message: 'problem decoding transaction: unsupported encoding in method',
+    });
+  });
 });
 
 describe('avax.getAtomicTx with the json encoding', () => {
   // graft/coreth/plugin/evm/atomic/vm/api.go (v1.14.2) GetAtomicTx: after finding the tx, `reply.Tx, err =
   // formatting.Encode(args.Encoding, tx.SignedBytes())` ... `return err`: the bare "unsupported encoding in method"
   // (-32000). A tx it does not know fails first with "could not find tx <ID>", whatever the encoding.
-  it.fails("finds the accepted export, then fails encoding it with formatting's bare refusal", async () => {
+  it("finds the accepted export, then fails encoding it with formatting's bare refusal", async () => {
     const signed = await exportEwoqToP(node.url);
     const txID = cb58Encode(createHash('sha256').update(signed.toBytes()).digest());
     const getAtomicTx = (encoding: string) => rpc('/ext/bc/C/avax', 'avax.getAtomicTx', { txID, encoding });
