@@ -141,3 +141,29 @@ describe('avax.getAtomicTx with the json encoding', () => {
     });
   });
 });
+
+describe('the keystore with the json encoding (v1.12.1, its last release)', () => {
+  let old: RunningMockNode;
+  beforeAll(async () => {
+    old = await startMockNode({ port: 0, nodeVersion: 'v1.12.1', world: { network: 'local', accounts: 0 } });
+  });
+  afterAll(() => old?.close());
+  const keystore = (method: string, params: object) => callRpc(`${old.url}/ext/keystore`, method, params);
+  const credentials = { username: 'jsonenc', password: 'Sup3r-Secret-Passw0rd!xyz' };
+
+  // api/keystore/service.go (v1.12.1) ExportUser: "couldn't encode user to string: %w"; ImportUser decodes first:
+  // "couldn't decode 'user' to bytes: %w".
+  it('exportUser and importUser fail encoding or decoding the user', async () => {
+    expect((await keystore('keystore.createUser', credentials)).error).toBeUndefined();
+    const exported = await keystore('keystore.exportUser', { ...credentials, encoding: 'JSON' });
+    expect(exported.error?.message).toBe("couldn't encode user to string: unsupported encoding in method");
+    const { user } = (await keystore('keystore.exportUser', credentials)).result as { user: string };
+    const imported = await keystore('keystore.importUser', {
+      ...credentials,
+      username: 'other',
+      user,
+      encoding: 'json',
+    });
+    expect(imported.error?.message).toBe("couldn't decode 'user' to bytes: unsupported encoding in method");
+  });
+});
