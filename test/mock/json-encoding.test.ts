@@ -117,8 +117,13 @@ describe('issueTx with the json encoding', () => {
     ['/ext/bc/X', 'avm.issueTx'],
     ['/ext/bc/P', 'platform.issueTx'],
     ['/ext/bc/C/avax', 'avax.issueTx'],
+    ['/ext/dev', 'dev.simulateTx'],
   ])('%s %s fails decoding the tx', async (path, method) => {
-    const answer = await rpc(path, method, { tx: '0x00000000', encoding: 'json' });
+    const answer = await rpc(path, method, {
+      tx: '0x00000000',
+      encoding: 'json',
+      ...(path === '/ext/dev' && { chain: 'X' }),
+    });
     expect(answer.error).toMatchObject({
       code: -32000,
       message: 'problem decoding transaction: unsupported encoding in method',
