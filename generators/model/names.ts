@@ -262,7 +262,7 @@ export const RESERVED_MODULE_NAMES = new Set([...CLIENT_MODULES, TYPES_MODULE]);
  * every member of Object.prototype (a handlers object without `toString` still has one), the names JavaScript calls
  * by itself (`JSON.stringify` calls `toJSON`, `await` calls `then`), and the client runtime's own members.
  */
-const RESERVED_METHOD_NAMES: ReadonlySet<string> = new Set([
+export const RESERVED_METHOD_NAMES: ReadonlySet<string> = new Set([
   ...Object.getOwnPropertyNames(Object.prototype),
   ...'toJSON then request notify call failed paginate positional wireNames methodServers url'.split(' '),
 ]);

@@ -39,6 +39,14 @@ const amounts = (map: Map<string, bigint>) =>
   Object.fromEntries([...map].map(([asset, amount]) => [asset, String(amount)]));
 const add = (map: Map<string, bigint>, asset: string, amount: bigint) =>
   map.set(asset, (map.get(asset) ?? 0n) + amount);
+/** formatting.Encode, its refusal (`json`) wrapped in the method's words. */
+function encodeOr(bytes: Uint8Array, encoding: string, context: string): string {
+  try {
+    return encode(bytes, encoding);
+  } catch (error) {
+    throw new Error(`${context}: ${(error as Error).message}`);
+  }
+}
 /** avajson.Float32 with four decimals, as the node writes percentages. */
 const percent = (ppm: number) => (ppm / 10000).toFixed(4);
 
@@ -149,7 +157,7 @@ export function pChainReads(world: World, types: TxTypes) {
         throw new Error(`${list.length} addresses provided but this method can take at most ${MAX_STAKE_ADDRESSES}`);
       const owners = new Set(addresses(p));
       const staked = new Map<string, bigint>();
-      const outputs: Uint8Array[] = [];
+      const outputs: Array<{ assetID: string; bytes: Uint8Array }> = [];
       const now = world.time.get();
       for (const s of world.stakers.values()) {
         if (s.endTime <= now || (p.validatorsOnly === true && s.validatorTxID)) continue;
@@ -157,14 +165,19 @@ export function pChainReads(world: World, types: TxTypes) {
           if (!out.owner.addresses.some((a) => owners.has(a))) continue;
           add(staked, out.assetID, out.amount);
           // A TransferableOutput: the UTXO's bytes after its codec version, tx ID and output index.
-          outputs.push(Buffer.concat([out.bytes.subarray(0, 2), out.bytes.subarray(38)]));
+          outputs.push({
+            assetID: out.assetID,
+            bytes: Buffer.concat([out.bytes.subarray(0, 2), out.bytes.subarray(38)]),
+          });
         }
       }
       const encoding = encodingOf(p);
       return {
         staked: String(staked.get(avax) ?? 0n),
         stakeds: amounts(staked),
-        stakedOutputs: outputs.map((o) => encode(o, encoding)),
+        stakedOutputs: outputs.map((o) =>
+          encodeOr(o.bytes, encoding, `couldn't encode output ${o.assetID} as ${encoding}`),
+        ),
         encoding,
       };
     },
@@ -322,7 +335,8 @@ export function pChainReads(world: World, types: TxTypes) {
     getRewardUTXOs: (p) => {
       const encoding = encodingOf(p);
       const utxos = world.rewardUtxos.get(String(p.txID ?? '')) ?? [];
-      return { numFetched: String(utxos.length), utxos: utxos.map((u) => encode(u.bytes, encoding)), encoding };
+      const encoded = utxos.map((u) => encodeOr(u.bytes, encoding, `couldn't encode utxo as ${encoding}`));
+      return { numFetched: String(utxos.length), utxos: encoded, encoding };
     },
     getFeeConfig: () => {
       const f = world.config.fee;

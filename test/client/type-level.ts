@@ -87,8 +87,6 @@ export async function typeLevel(): Promise<void> {
   // Params given by a pattern of a few words take those words, in the node's spelling.
   // @ts-expect-error base64 is not an encoding of the node
   await xchain.getTx({ txID: 'x', encoding: 'base64' });
-  // @ts-expect-error exportUser's bytes have no JSON form
-  await new KeystoreClient().exportUser({ username: 'u', password: 'p', encoding: 'json' });
   // @ts-expect-error a log level is one of the node's names
   await new AdminClient().setLoggerLevel({ logLevel: 'loud' });
   await new AdminClient().setLoggerLevel({ logLevel: 'debug', displayLevel: 'off' });

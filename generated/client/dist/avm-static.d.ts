@@ -5,7 +5,13 @@ import type { AvmBuildGenesisParams, AvmBuildGenesisResult, Hex, HexNoChecksum }
 export interface AvmStaticClientOptions extends ClientOptions {}
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type AvmStaticClientErrors = {
-  buildGenesis: 'InvalidArgument' | 'UnknownAssetType' | 'HolderAddressBadChecksum' | 'AssetMemoMissingHexPrefix';
+  buildGenesis:
+    | 'InvalidArgument'
+    | 'UnknownAssetType'
+    | 'HolderAddressBadChecksum'
+    | 'AssetMemoMissingHexPrefix'
+    | 'AssetMemoEncodingUnsupported'
+    | 'GenesisEncodingUnsupported';
 };
 /**
  * AvalancheGo AVM static API
@@ -56,17 +62,21 @@ export declare class AvmStaticClient extends JsonRpcClient<AvmStaticClientErrors
    *         (bech32=96w9sj, bech32m=sx7f4s), got ufnrn6)
    * @throws {@link JsonRpcError} -32000: problem formatting asset definition memo due to: missing 0x
    *         prefix to hex encoding
+   * @throws {@link JsonRpcError} -32000: problem formatting asset definition memo due to: unsupported
+   *         encoding in method
+   * @throws {@link JsonRpcError} -32000: couldn't encode genesis as string: unsupported encoding in
+   *         method
    */
   buildGenesis(
     params: AvmBuildGenesisParams & { encoding: 'hexnc' },
     options?: CallOptions,
   ): Promise<Omit<AvmBuildGenesisResult, 'bytes'> & { bytes: HexNoChecksum }>;
   buildGenesis(
-    params: AvmBuildGenesisParams & { encoding?: 'hex' | 'hexc' },
+    params: AvmBuildGenesisParams & { encoding?: 'hex' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<Omit<AvmBuildGenesisResult, 'bytes'> & { bytes: Hex }>;
   buildGenesis(
-    params: AvmBuildGenesisParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: AvmBuildGenesisParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<AvmBuildGenesisResult>;
 }

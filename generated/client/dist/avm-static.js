@@ -18,6 +18,11 @@ const DOCUMENTED_ERRORS = {
     -32e3,
     /^problem formatting asset definition memo due to: missing 0x[0-9a-fA-F]* prefix to hex encoding$/,
   ],
+  AssetMemoEncodingUnsupported: [
+    -32e3,
+    /^problem formatting asset definition memo due to: unsupported encoding in method$/,
+  ],
+  GenesisEncodingUnsupported: [-32e3, /^couldn't encode genesis as string: unsupported encoding in method$/],
 };
 /** The errors each method may answer, by the names `failed(error, method, name)` takes. */
 const ERRORS = {
@@ -26,6 +31,8 @@ const ERRORS = {
     UnknownAssetType: DOCUMENTED_ERRORS.UnknownAssetType,
     HolderAddressBadChecksum: DOCUMENTED_ERRORS.HolderAddressBadChecksum,
     AssetMemoMissingHexPrefix: DOCUMENTED_ERRORS.AssetMemoMissingHexPrefix,
+    AssetMemoEncodingUnsupported: DOCUMENTED_ERRORS.AssetMemoEncodingUnsupported,
+    GenesisEncodingUnsupported: DOCUMENTED_ERRORS.GenesisEncodingUnsupported,
   },
 };
 /**

@@ -164,7 +164,7 @@ export declare class CAvaxClient extends JsonRpcClient<CAvaxClientErrors> {
    * @throws {@link JsonRpcError} -32000: invalid nonce
    */
   issueTx(
-    params: AvaxIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: AvaxIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<AvaxIssueTxResult>;
   /**

@@ -71,7 +71,7 @@ export type DevClientErrors = {
   listAccounts: 'InvalidArgument';
   impersonate: 'InvalidArgument' | 'AddressWrongNetwork';
   stopImpersonating: 'InvalidArgument' | 'IsNotAnXOrPChainAddress';
-  simulateTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum';
+  simulateTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding';
   dumpState: 'InvalidArgument';
   loadState: 'InvalidArgument' | 'StateWrongNetwork' | 'StateNotFromThisMock';
   addUtxo: 'InvalidArgument' | 'ThresholdOutOfRange' | 'OnlyPChainUTXOsAreStakeLocked';
@@ -433,9 +433,10 @@ export declare class DevClient extends JsonRpcClient<DevClientErrors> {
    *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: missing 0x prefix to hex encoding
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: invalid input checksum
+   * @throws {@link JsonRpcError} -32000: problem decoding transaction: unsupported encoding in method
    */
   simulateTx(
-    params: DevSimulateTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: DevSimulateTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<DevSimulateTxResult>;
   /**

@@ -21,6 +21,7 @@ const DOCUMENTED_ERRORS = {
   IsNotAnXOrPChainAddress: [-32e3, /^"[^"]*" is not an X- or P-Chain address$/],
   TxMissingHexPrefix: [-32e3, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
   TxBadChecksum: [-32e3, /^problem decoding transaction: invalid input checksum$/],
+  TxUnsupportedEncoding: [-32e3, /^problem decoding transaction: unsupported encoding in method$/],
   StateWrongNetwork: [-32e3, /^the state is of the fuji network; this node serves local$/],
   StateNotFromThisMock: [-32e3, /^the state is not a world saved by this mock \(version \d+\)$/],
   ThresholdOutOfRange: [-32e3, /^threshold \d+ must be from \d+ to the \d+ addresses$/],
@@ -72,6 +73,7 @@ const ERRORS = {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     TxMissingHexPrefix: DOCUMENTED_ERRORS.TxMissingHexPrefix,
     TxBadChecksum: DOCUMENTED_ERRORS.TxBadChecksum,
+    TxUnsupportedEncoding: DOCUMENTED_ERRORS.TxUnsupportedEncoding,
   },
   dumpState: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument },
   loadState: {
@@ -503,6 +505,7 @@ export class DevClient extends JsonRpcClient {
    *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: missing 0x prefix to hex encoding
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: invalid input checksum
+   * @throws {@link JsonRpcError} -32000: problem decoding transaction: unsupported encoding in method
    */
   simulateTx(params, options) {
     return this.request('dev.simulateTx', params, options, ERRORS.simulateTx);

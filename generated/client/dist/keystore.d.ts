@@ -168,11 +168,11 @@ export declare class KeystoreClient extends JsonRpcClient<KeystoreClientErrors> 
     options?: CallOptions,
   ): Promise<Omit<KeystoreExportUserResult, 'user'> & { user: HexNoChecksum }>;
   exportUser(
-    params: KeystoreExportUserParams & { encoding?: 'hex' | 'hexc' },
+    params: KeystoreExportUserParams & { encoding?: 'hex' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<Omit<KeystoreExportUserResult, 'user'> & { user: Hex }>;
   exportUser(
-    params: KeystoreExportUserParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: KeystoreExportUserParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<KeystoreExportUserResult>;
   /**
@@ -211,7 +211,7 @@ export declare class KeystoreClient extends JsonRpcClient<KeystoreClientErrors> 
    *             AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
    */
   importUser(
-    params: KeystoreImportUserParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: KeystoreImportUserParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<KeystoreImportUserResult>;
   /**

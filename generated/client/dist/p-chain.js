@@ -844,7 +844,9 @@ export class PChainClient extends JsonRpcClient {
    *   digit ('0')". The example passes the same ID in cb58,
    *   `kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j` (the first page's `endIndex.utxo`).
    * - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum)
-   *   and `hexc`.
+   *   and `hexc`, and decodes `json`, which fails the call at the first UTXO found ("couldn't encode
+   *   UTXO … as json: unsupported encoding in method"; the UTXO's ID was followed by "as string" before
+   *   v1.10.2).
    * - The API description types `limit` as an int; the node also accepts it as a decimal string.
    *
    * JSON-RPC method `platform.getUTXOs` at `http://127.0.0.1:9650/ext/bc/P`.

@@ -220,6 +220,9 @@ export interface AvmBuildGenesisParams {
   };
   /**
    * Encoding of the answer's `bytes` and of the assets' `memo`: `hex` (default), `hexnc` or `hexc`.
+   * `json` decodes, then fails the call: at the first non-empty `memo` ("problem formatting asset
+   * definition memo due to: unsupported encoding in method"), else when the genesis is encoded
+   * ("couldn't encode genesis as string: unsupported encoding in method").
    */
   encoding?: BytesEncodingParam;
 }
@@ -333,11 +336,11 @@ export interface AvaxGetUTXOsParams {
    */
   sourceChain?: string;
   /**
-   * Encoding of the returned UTXOs: `hex` (the default), `hexc` or `hexnc`. `json` decodes, but a UTXO
-   * has no JSON form: the call fails on the first UTXO of the page (a page with none is answered, `json`
-   * echoed).
+   * Encoding of the returned UTXOs: `hex` (the default), `hexc` or `hexnc`. `json` fails the call at the
+   * first UTXO of the page, with the method's wrapping of "unsupported encoding in method"; a page with
+   * no UTXO comes back empty with `encoding` `json`.
    */
-  encoding?: EncodingParam;
+  encoding?: BytesEncodingParam;
 }
 
 /**
@@ -2321,7 +2324,8 @@ export interface PlatformGetRewardUTXOsParams {
   txID: ID;
   /**
    * Encoding of the returned UTXOs: `hex` (the default), `hexc` or `hexnc`. `json` fails the call once
-   * there is a UTXO to encode.
+   * there is a UTXO to encode ("couldn't encode utxo as json: unsupported encoding in method"; "couldn't
+   * encode utxo as a string: …" before v1.10.2); with none it answers an empty list echoing `json`.
    */
   encoding?: BytesEncodingParam;
 }
@@ -2361,7 +2365,8 @@ export interface PlatformGetStakeParams {
   validatorsOnly?: boolean;
   /**
    * Encoding of `stakedOutputs`: `hex` (the default), `hexc` or `hexnc`. `json` fails the call once
-   * there is an output to encode.
+   * there is an output to encode, naming its asset ("couldn't encode output <assetID> as json:
+   * unsupported encoding in method"; "as string" before v1.10.2).
    */
   encoding?: BytesEncodingParam;
 }
@@ -2624,11 +2629,11 @@ export interface PlatformGetUTXOsParams {
    */
   sourceChain?: string;
   /**
-   * Encoding of the returned UTXOs: `hex` (the default), `hexc` or `hexnc`. `json` decodes, but a UTXO
-   * has no JSON form: the call fails on the first UTXO of the page (a page with none is answered, `json`
-   * echoed).
+   * Encoding of the returned UTXOs: `hex` (the default), `hexc` or `hexnc`. `json` fails the call at the
+   * first UTXO of the page, with the method's wrapping of "unsupported encoding in method"; a page with
+   * no UTXO comes back empty with `encoding` `json`.
    */
-  encoding?: EncodingParam;
+  encoding?: BytesEncodingParam;
 }
 
 /**
@@ -3153,11 +3158,11 @@ export interface AvmGetUTXOsParams {
    */
   sourceChain?: string;
   /**
-   * Encoding of the returned UTXOs: `hex` (the default), `hexc` or `hexnc`. `json` decodes, but a UTXO
-   * has no JSON form: the call fails on the first UTXO of the page (a page with none is answered, `json`
-   * echoed).
+   * Encoding of the returned UTXOs: `hex` (the default), `hexc` or `hexnc`. `json` fails the call at the
+   * first UTXO of the page, with the method's wrapping of "unsupported encoding in method"; a page with
+   * no UTXO comes back empty with `encoding` `json`.
    */
-  encoding?: EncodingParam;
+  encoding?: BytesEncodingParam;
 }
 
 /**
@@ -3530,8 +3535,11 @@ export type BareUint64 = number;
 
 /**
  * The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same
- * as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call,
- * because these bytes have no JSON form.
+ * as hex). Matched case-insensitively. `json` decodes too (formatting.Encoding takes it everywhere),
+ * but these bytes have no JSON form: formatting.Encode and Decode refuse it with "unsupported encoding
+ * in method", which fails the call at the first item to encode or decode, each method wrapping it in
+ * its own words. A call with nothing to encode (an empty page of UTXOs) answers as usual, echoing
+ * `json`.
  */
 export type BytesEncodingParam = string;
 

@@ -418,7 +418,8 @@ export declare class XChainClient extends JsonRpcClient<XChainClientErrors> {
    * **Where the prose docs differ from the node:**
    * - The API description lists an optional `sourceChain` in the result; the node never sends it.
    * - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum)
-   *   and `hexc`.
+   *   and `hexc`, and decodes `json`, which fails the call at the first UTXO found ("couldn't encode
+   *   UTXO … as string: unsupported encoding in method").
    * - The documented second call sends `id` 2 but its response shows `id` 1; the node echoes the
    *   request's `id`.
    *
@@ -450,7 +451,7 @@ export declare class XChainClient extends JsonRpcClient<XChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: couldn't parse start index utxo: base58 decoding error: zero
    *         length string
    * @throws {@link JsonRpcError} -32000: couldn't encode UTXO
-   *         17VYpBDztAd8xrc6EnyTpXkQFNuZmNYWq483DKbJAre3SdZAV as string: unsupported encoding in method
+   *         2Sz2XwRYqUHwPeiKoRnZ6ht88YqzAF1SQjMYZQQaB5wBFkAqST as string: unsupported encoding in method
    */
   getUTXOs(
     params: AvmGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
@@ -498,7 +499,7 @@ export declare class XChainClient extends JsonRpcClient<XChainClientErrors> {
    *         26zAKDZhyNWhisJs1nyfYzZe533cHZGnoWC9BF8jV8GkuvBeMz: not found
    */
   issueTx(
-    params: AvmIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: AvmIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<AvmIssueTxResult>;
 }

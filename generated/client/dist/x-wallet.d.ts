@@ -66,7 +66,7 @@ export declare class XWalletClient extends JsonRpcClient<XWalletClientErrors> {
    * @deprecated Since AvalancheGo v1.9.12. Use `avm.issueTx` instead ({@link XChainClient.issueTx}).
    */
   issueTx(
-    params: WalletIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: WalletIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<WalletIssueTxResult>;
 }

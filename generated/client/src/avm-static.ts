@@ -12,7 +12,13 @@ export interface AvmStaticClientOptions extends ClientOptions {}
 
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type AvmStaticClientErrors = {
-  buildGenesis: 'InvalidArgument' | 'UnknownAssetType' | 'HolderAddressBadChecksum' | 'AssetMemoMissingHexPrefix';
+  buildGenesis:
+    | 'InvalidArgument'
+    | 'UnknownAssetType'
+    | 'HolderAddressBadChecksum'
+    | 'AssetMemoMissingHexPrefix'
+    | 'AssetMemoEncodingUnsupported'
+    | 'GenesisEncodingUnsupported';
 };
 
 /** Each error the spec documents, once: its code, and a pattern of its message (the variable parts as wildcards). */
@@ -33,6 +39,11 @@ const DOCUMENTED_ERRORS = {
     -32000,
     /^problem formatting asset definition memo due to: missing 0x[0-9a-fA-F]* prefix to hex encoding$/,
   ],
+  AssetMemoEncodingUnsupported: [
+    -32000,
+    /^problem formatting asset definition memo due to: unsupported encoding in method$/,
+  ],
+  GenesisEncodingUnsupported: [-32000, /^couldn't encode genesis as string: unsupported encoding in method$/],
 } as const;
 
 /** The errors each method may answer, by the names `failed(error, method, name)` takes. */
@@ -42,6 +53,8 @@ const ERRORS = {
     UnknownAssetType: DOCUMENTED_ERRORS.UnknownAssetType,
     HolderAddressBadChecksum: DOCUMENTED_ERRORS.HolderAddressBadChecksum,
     AssetMemoMissingHexPrefix: DOCUMENTED_ERRORS.AssetMemoMissingHexPrefix,
+    AssetMemoEncodingUnsupported: DOCUMENTED_ERRORS.AssetMemoEncodingUnsupported,
+    GenesisEncodingUnsupported: DOCUMENTED_ERRORS.GenesisEncodingUnsupported,
   },
 } as const;
 
@@ -111,21 +124,25 @@ export class AvmStaticClient extends JsonRpcClient<AvmStaticClientErrors> {
    *         (bech32=96w9sj, bech32m=sx7f4s), got ufnrn6)
    * @throws {@link JsonRpcError} -32000: problem formatting asset definition memo due to: missing 0x
    *         prefix to hex encoding
+   * @throws {@link JsonRpcError} -32000: problem formatting asset definition memo due to: unsupported
+   *         encoding in method
+   * @throws {@link JsonRpcError} -32000: couldn't encode genesis as string: unsupported encoding in
+   *         method
    */
   buildGenesis(
     params: AvmBuildGenesisParams & { encoding: 'hexnc' },
     options?: CallOptions,
   ): Promise<Omit<AvmBuildGenesisResult, 'bytes'> & { bytes: HexNoChecksum }>;
   buildGenesis(
-    params: AvmBuildGenesisParams & { encoding?: 'hex' | 'hexc' },
+    params: AvmBuildGenesisParams & { encoding?: 'hex' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<Omit<AvmBuildGenesisResult, 'bytes'> & { bytes: Hex }>;
   buildGenesis(
-    params: AvmBuildGenesisParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: AvmBuildGenesisParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<AvmBuildGenesisResult>;
   buildGenesis(
-    params: AvmBuildGenesisParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: AvmBuildGenesisParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<AvmBuildGenesisResult> {
     return this.request<AvmBuildGenesisResult>('avm.buildGenesis', params, options, ERRORS.buildGenesis);

@@ -287,7 +287,7 @@ export class CAvaxClient extends JsonRpcClient<CAvaxClientErrors> {
    * @throws {@link JsonRpcError} -32000: invalid nonce
    */
   issueTx(
-    params: AvaxIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: AvaxIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<AvaxIssueTxResult> {
     return this.request<AvaxIssueTxResult>('avax.issueTx', params, options, ERRORS.issueTx);

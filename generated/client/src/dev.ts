@@ -73,7 +73,7 @@ export type DevClientErrors = {
   listAccounts: 'InvalidArgument';
   impersonate: 'InvalidArgument' | 'AddressWrongNetwork';
   stopImpersonating: 'InvalidArgument' | 'IsNotAnXOrPChainAddress';
-  simulateTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum';
+  simulateTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding';
   dumpState: 'InvalidArgument';
   loadState: 'InvalidArgument' | 'StateWrongNetwork' | 'StateNotFromThisMock';
   addUtxo: 'InvalidArgument' | 'ThresholdOutOfRange' | 'OnlyPChainUTXOsAreStakeLocked';
@@ -111,6 +111,7 @@ const DOCUMENTED_ERRORS = {
   IsNotAnXOrPChainAddress: [-32000, /^"[^"]*" is not an X- or P-Chain address$/],
   TxMissingHexPrefix: [-32000, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
   TxBadChecksum: [-32000, /^problem decoding transaction: invalid input checksum$/],
+  TxUnsupportedEncoding: [-32000, /^problem decoding transaction: unsupported encoding in method$/],
   StateWrongNetwork: [-32000, /^the state is of the fuji network; this node serves local$/],
   StateNotFromThisMock: [-32000, /^the state is not a world saved by this mock \(version \d+\)$/],
   ThresholdOutOfRange: [-32000, /^threshold \d+ must be from \d+ to the \d+ addresses$/],
@@ -163,6 +164,7 @@ const ERRORS = {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     TxMissingHexPrefix: DOCUMENTED_ERRORS.TxMissingHexPrefix,
     TxBadChecksum: DOCUMENTED_ERRORS.TxBadChecksum,
+    TxUnsupportedEncoding: DOCUMENTED_ERRORS.TxUnsupportedEncoding,
   },
   dumpState: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument },
   loadState: {
@@ -610,9 +612,10 @@ export class DevClient extends JsonRpcClient<DevClientErrors> {
    *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: missing 0x prefix to hex encoding
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: invalid input checksum
+   * @throws {@link JsonRpcError} -32000: problem decoding transaction: unsupported encoding in method
    */
   simulateTx(
-    params: DevSimulateTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: DevSimulateTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<DevSimulateTxResult> {
     return this.request<DevSimulateTxResult>('dev.simulateTx', params, options, ERRORS.simulateTx);

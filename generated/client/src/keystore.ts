@@ -272,15 +272,15 @@ export class KeystoreClient extends JsonRpcClient<KeystoreClientErrors> {
     options?: CallOptions,
   ): Promise<Omit<KeystoreExportUserResult, 'user'> & { user: HexNoChecksum }>;
   exportUser(
-    params: KeystoreExportUserParams & { encoding?: 'hex' | 'hexc' },
+    params: KeystoreExportUserParams & { encoding?: 'hex' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<Omit<KeystoreExportUserResult, 'user'> & { user: Hex }>;
   exportUser(
-    params: KeystoreExportUserParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: KeystoreExportUserParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<KeystoreExportUserResult>;
   exportUser(
-    params: KeystoreExportUserParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: KeystoreExportUserParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<KeystoreExportUserResult> {
     return this.request<KeystoreExportUserResult>('keystore.exportUser', params, options, ERRORS.exportUser);
@@ -322,7 +322,7 @@ export class KeystoreClient extends JsonRpcClient<KeystoreClientErrors> {
    *             AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
    */
   importUser(
-    params: KeystoreImportUserParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: KeystoreImportUserParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<KeystoreImportUserResult> {
     return this.request<KeystoreImportUserResult>('keystore.importUser', params, options, ERRORS.importUser);

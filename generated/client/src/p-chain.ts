@@ -923,7 +923,7 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    *             platform.getUTXOs listing
    */
   getRewardUTXOs(
-    params: PlatformGetRewardUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: PlatformGetRewardUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<PlatformGetRewardUTXOsResult> {
     return this.request<PlatformGetRewardUTXOsResult>(
@@ -970,7 +970,7 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    *             platform.getCurrentValidators
    */
   getStake(
-    params: PlatformGetStakeParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: PlatformGetStakeParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<PlatformGetStakeResult> {
     return this.request<PlatformGetStakeResult>('platform.getStake', params, options, ERRORS.getStake);
@@ -1200,7 +1200,9 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    *   digit ('0')". The example passes the same ID in cb58,
    *   `kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j` (the first page's `endIndex.utxo`).
    * - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum)
-   *   and `hexc`.
+   *   and `hexc`, and decodes `json`, which fails the call at the first UTXO found ("couldn't encode
+   *   UTXO … as json: unsupported encoding in method"; the UTXO's ID was followed by "as string" before
+   *   v1.10.2).
    * - The API description types `limit` as an int; the node also accepts it as a decimal string.
    *
    * JSON-RPC method `platform.getUTXOs` at `http://127.0.0.1:9650/ext/bc/P`.
@@ -1397,7 +1399,7 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    *         2K1Ui8pZWUbxEp9Bm2W8MPKDHkVgxYDJwL1FjAYYqvmEvoTs4M:0 due to: not found
    */
   issueTx(
-    params: PlatformIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: PlatformIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<PlatformIssueTxResult> {
     return this.request<PlatformIssueTxResult>('platform.issueTx', params, options, ERRORS.issueTx);

@@ -114,7 +114,7 @@ export class XWalletClient extends JsonRpcClient<XWalletClientErrors> {
    * @deprecated Since AvalancheGo v1.9.12. Use `avm.issueTx` instead ({@link XChainClient.issueTx}).
    */
   issueTx(
-    params: WalletIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    params: WalletIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
     options?: CallOptions,
   ): Promise<WalletIssueTxResult> {
     return this.request<WalletIssueTxResult>('wallet.issueTx', params, options, ERRORS.issueTx);

@@ -1071,8 +1071,9 @@ export const xChainDocument = {
         "snapshot: a UTXO can appear twice and the set can change between calls.\n\n**Where the prose docs differ " +
         "from the node:**\n- The API description lists an optional `sourceChain` in the result; the node never sends " +
         "it.\n- The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) " +
-        "and `hexc`.\n- The documented second call sends `id` 2 but its response shows `id` 1; the node echoes the " +
-        "request's `id`.",
+        "and `hexc`, and decodes `json`, which fails the call at the first UTXO found (\"couldn't encode UTXO … as " +
+        "string: unsupported encoding in method\").\n- The documented second call sends `id` 2 but its response " +
+        "shows `id` 1; the node echoes the request's `id`.",
       "paramStructure": "by-name",
       "params": [
         { "$ref": "#/components/contentDescriptors/UTXOAddresses" },
@@ -1121,7 +1122,7 @@ export const xChainDocument = {
         },
         {
           "code": -32000,
-          "message": "couldn't encode UTXO 17VYpBDztAd8xrc6EnyTpXkQFNuZmNYWq483DKbJAre3SdZAV as string: unsupported " +
+          "message": "couldn't encode UTXO 2Sz2XwRYqUHwPeiKoRnZ6ht88YqzAF1SQjMYZQQaB5wBFkAqST as string: unsupported " +
             "encoding in method",
         },
       ],
@@ -1245,7 +1246,9 @@ export const xChainDocument = {
       ],
       "x-docs-discrepancies": [
         "The API description lists an optional `sourceChain` in the result; the node never sends it.",
-        "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
+        "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and " +
+          "`hexc`, and decodes `json`, which fails the call at the first UTXO found (\"couldn't encode UTXO … as " +
+          "string: unsupported encoding in method\").",
         "The documented second call sends `id` 2 but its response shows `id` 1; the node echoes the request's `id`.",
       ],
       "x-pagination": {
@@ -1607,10 +1610,12 @@ export const xChainDocument = {
       },
       "BytesEncodingParam": {
         "type": "string",
-        "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
+        "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
         "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or " +
-          "`hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the " +
-          "call, because these bytes have no JSON form.",
+          "`hexc` (same as hex). Matched case-insensitively. `json` decodes too (formatting.Encoding takes it " +
+          "everywhere), but these bytes have no JSON form: formatting.Encode and Decode refuse it with \"unsupported " +
+          "encoding in method\", which fails the call at the first item to encode or decode, each method wrapping it " +
+          "in its own words. A call with nothing to encode (an empty page of UTXOs) answers as usual, echoing `json`.",
       },
       "EncodedBytes": {
         "$ref": "#/components/schemas/HexNoChecksum",
@@ -1745,18 +1750,8 @@ export const xChainDocument = {
         },
         "else": {
           "type": "object",
-          "if": { "type": "object", "properties": { "encoding": { "const": "json" } } },
-          "then": {
-            "type": "object",
-            "description": "A UTXO has no JSON form: the node fails the call on the first UTXO, so a `json` page " +
-              "holds none.",
-            "properties": { "utxos": { "type": "array", "maxItems": 0 } },
-          },
-          "else": {
-            "type": "object",
-            "properties": {
-              "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } },
-            },
+          "properties": {
+            "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } },
           },
         },
       },
@@ -1847,10 +1842,10 @@ export const xChainDocument = {
       "UTXOEncoding": {
         "name": "encoding",
         "required": false,
-        "description": "Encoding of the returned UTXOs: `hex` (the default), `hexc` or `hexnc`. `json` decodes, but " +
-          "a UTXO has no JSON form: the call fails on the first UTXO of the page (a page with none is answered, " +
-          "`json` echoed).",
-        "schema": { "$ref": "#/components/schemas/EncodingParam" },
+        "description": "Encoding of the returned UTXOs: `hex` (the default), `hexc` or `hexnc`. `json` fails the " +
+          "call at the first UTXO of the page, with the method's wrapping of \"unsupported encoding in method\"; a " +
+          "page with no UTXO comes back empty with `encoding` `json`.",
+        "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
       },
       "UTXOLimit": {
         "name": "limit",

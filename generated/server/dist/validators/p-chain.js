@@ -594,7 +594,7 @@ export const schemas = {
         "limit": { "$ref": "#/components/schemas/Uint32Param" },
         "startIndex": { "$ref": "#/components/schemas/UTXOIndexParam" },
         "sourceChain": { "type": "string" },
-        "encoding": { "$ref": "#/components/schemas/EncodingParam" },
+        "encoding": { "$ref": "#/components/schemas/BytesEncodingParam" },
       },
       "required": ["addresses"],
     },

@@ -141,7 +141,9 @@ export const avmStaticDocument: OpenrpcDocument = {
           "name": "encoding",
           "required": false,
           "description": "Encoding of the answer's `bytes` and of the assets' `memo`: `hex` (default), `hexnc` or " +
-            "`hexc`.",
+            "`hexc`. `json` decodes, then fails the call: at the first non-empty `memo` (\"problem formatting asset " +
+            "definition memo due to: unsupported encoding in method\"), else when the genesis is encoded (\"couldn't " +
+            "encode genesis as string: unsupported encoding in method\").",
           "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
         },
       ],
@@ -183,6 +185,14 @@ export const avmStaticDocument: OpenrpcDocument = {
         {
           "code": -32000,
           "message": "problem formatting asset definition memo due to: missing 0x prefix to hex encoding",
+        },
+        {
+          "code": -32000,
+          "message": "problem formatting asset definition memo due to: unsupported encoding in method",
+        },
+        {
+          "code": -32000,
+          "message": "couldn't encode genesis as string: unsupported encoding in method",
         },
       ],
       "examples": [
@@ -276,10 +286,12 @@ export const avmStaticDocument: OpenrpcDocument = {
     "schemas": {
       "BytesEncodingParam": {
         "type": "string",
-        "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
+        "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
         "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or " +
-          "`hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the " +
-          "call, because these bytes have no JSON form.",
+          "`hexc` (same as hex). Matched case-insensitively. `json` decodes too (formatting.Encoding takes it " +
+          "everywhere), but these bytes have no JSON form: formatting.Encode and Decode refuse it with \"unsupported " +
+          "encoding in method\", which fails the call at the first item to encode or decode, each method wrapping it " +
+          "in its own words. A call with nothing to encode (an empty page of UTXOs) answers as usual, echoing `json`.",
       },
       "EncodedBytes": {
         "$ref": "#/components/schemas/HexNoChecksum",

@@ -422,10 +422,12 @@ export const cAvaxDocument: OpenrpcDocument = {
       },
       "BytesEncodingParam": {
         "type": "string",
-        "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
+        "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
         "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or " +
-          "`hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the " +
-          "call, because these bytes have no JSON form.",
+          "`hexc` (same as hex). Matched case-insensitively. `json` decodes too (formatting.Encoding takes it " +
+          "everywhere), but these bytes have no JSON form: formatting.Encode and Decode refuse it with \"unsupported " +
+          "encoding in method\", which fails the call at the first item to encode or decode, each method wrapping it " +
+          "in its own words. A call with nothing to encode (an empty page of UTXOs) answers as usual, echoing `json`.",
       },
       "EncodedBytes": {
         "$ref": "#/components/schemas/HexNoChecksum",
@@ -532,18 +534,8 @@ export const cAvaxDocument: OpenrpcDocument = {
         },
         "else": {
           "type": "object",
-          "if": { "type": "object", "properties": { "encoding": { "const": "json" } } },
-          "then": {
-            "type": "object",
-            "description": "A UTXO has no JSON form: the node fails the call on the first UTXO, so a `json` page " +
-              "holds none.",
-            "properties": { "utxos": { "type": "array", "maxItems": 0 } },
-          },
-          "else": {
-            "type": "object",
-            "properties": {
-              "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } },
-            },
+          "properties": {
+            "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } },
           },
         },
       },
@@ -587,10 +579,10 @@ export const cAvaxDocument: OpenrpcDocument = {
       "UTXOEncoding": {
         "name": "encoding",
         "required": false,
-        "description": "Encoding of the returned UTXOs: `hex` (the default), `hexc` or `hexnc`. `json` decodes, but " +
-          "a UTXO has no JSON form: the call fails on the first UTXO of the page (a page with none is answered, " +
-          "`json` echoed).",
-        "schema": { "$ref": "#/components/schemas/EncodingParam" },
+        "description": "Encoding of the returned UTXOs: `hex` (the default), `hexc` or `hexnc`. `json` fails the " +
+          "call at the first UTXO of the page, with the method's wrapping of \"unsupported encoding in method\"; a " +
+          "page with no UTXO comes back empty with `encoding` `json`.",
+        "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
       },
       "UTXOLimit": {
         "name": "limit",

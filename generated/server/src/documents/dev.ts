@@ -848,6 +848,7 @@ export const devDocument: OpenrpcDocument = {
         { "$ref": "#/components/errors/InvalidArgument" },
         { "$ref": "#/components/errors/TxMissingHexPrefix" },
         { "$ref": "#/components/errors/TxBadChecksum" },
+        { "$ref": "#/components/errors/TxUnsupportedEncoding" },
       ],
       "examples": [
         {
@@ -2072,10 +2073,12 @@ export const devDocument: OpenrpcDocument = {
       },
       "BytesEncodingParam": {
         "type": "string",
-        "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
+        "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
         "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or " +
-          "`hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the " +
-          "call, because these bytes have no JSON form.",
+          "`hexc` (same as hex). Matched case-insensitively. `json` decodes too (formatting.Encoding takes it " +
+          "everywhere), but these bytes have no JSON form: formatting.Encode and Decode refuse it with \"unsupported " +
+          "encoding in method\", which fails the call at the first item to encode or decode, each method wrapping it " +
+          "in its own words. A call with nothing to encode (an empty page of UTXOs) answers as usual, echoing `json`.",
       },
       "Empty": {
         "type": "object",
@@ -2259,6 +2262,10 @@ export const devDocument: OpenrpcDocument = {
       "TxMissingHexPrefix": {
         "code": -32000,
         "message": "problem decoding transaction: missing 0x prefix to hex encoding",
+      },
+      "TxUnsupportedEncoding": {
+        "code": -32000,
+        "message": "problem decoding transaction: unsupported encoding in method",
       },
     },
   },

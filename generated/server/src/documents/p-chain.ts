@@ -1585,7 +1585,9 @@ export const pChainDocument: OpenrpcDocument = {
           "name": "encoding",
           "required": false,
           "description": "Encoding of the returned UTXOs: `hex` (the default), `hexc` or `hexnc`. `json` fails the " +
-            "call once there is a UTXO to encode.",
+            "call once there is a UTXO to encode (\"couldn't encode utxo as json: unsupported encoding in method\"; " +
+            "\"couldn't encode utxo as a string: …\" before v1.10.2); with none it answers an empty list echoing " +
+            "`json`.",
           "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
         },
       ],
@@ -1717,7 +1719,8 @@ export const pChainDocument: OpenrpcDocument = {
           "name": "encoding",
           "required": false,
           "description": "Encoding of `stakedOutputs`: `hex` (the default), `hexc` or `hexnc`. `json` fails the call " +
-            "once there is an output to encode.",
+            "once there is an output to encode, naming its asset (\"couldn't encode output <assetID> as json: " +
+            "unsupported encoding in method\"; \"as string\" before v1.10.2).",
           "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
         },
       ],
@@ -2592,8 +2595,9 @@ export const pChainDocument: OpenrpcDocument = {
         "and fails with \"couldn't parse start index utxo: base58 decoding error: invalid base58 digit ('0')\". The " +
         "example passes the same ID in cb58, `kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j` (the first page's " +
         "`endIndex.utxo`).\n- The API description allows only `hex` for `encoding`; the node also accepts `hexnc` " +
-        "(no checksum) and `hexc`.\n- The API description types `limit` as an int; the node also accepts it as a " +
-        "decimal string.",
+        "(no checksum) and `hexc`, and decodes `json`, which fails the call at the first UTXO found (\"couldn't " +
+        "encode UTXO … as json: unsupported encoding in method\"; the UTXO's ID was followed by \"as string\" before " +
+        "v1.10.2).\n- The API description types `limit` as an int; the node also accepts it as a decimal string.",
       "paramStructure": "by-name",
       "params": [
         { "$ref": "#/components/contentDescriptors/UTXOAddresses" },
@@ -2754,7 +2758,9 @@ export const pChainDocument: OpenrpcDocument = {
           "and fails with \"couldn't parse start index utxo: base58 decoding error: invalid base58 digit ('0')\". " +
           "The example passes the same ID in cb58, `kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j` (the first " +
           "page's `endIndex.utxo`).",
-        "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
+        "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and " +
+          "`hexc`, and decodes `json`, which fails the call at the first UTXO found (\"couldn't encode UTXO … as " +
+          "json: unsupported encoding in method\"; the UTXO's ID was followed by \"as string\" before v1.10.2).",
         "The API description types `limit` as an int; the node also accepts it as a decimal string.",
       ],
       "x-pagination": {
@@ -3336,10 +3342,12 @@ export const pChainDocument: OpenrpcDocument = {
       },
       "BytesEncodingParam": {
         "type": "string",
-        "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
+        "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
         "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or " +
-          "`hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the " +
-          "call, because these bytes have no JSON form.",
+          "`hexc` (same as hex). Matched case-insensitively. `json` decodes too (formatting.Encoding takes it " +
+          "everywhere), but these bytes have no JSON form: formatting.Encode and Decode refuse it with \"unsupported " +
+          "encoding in method\", which fails the call at the first item to encode or decode, each method wrapping it " +
+          "in its own words. A call with nothing to encode (an empty page of UTXOs) answers as usual, echoing `json`.",
       },
       "EncodedBytes": {
         "$ref": "#/components/schemas/HexNoChecksum",
@@ -4173,18 +4181,8 @@ export const pChainDocument: OpenrpcDocument = {
         },
         "else": {
           "type": "object",
-          "if": { "type": "object", "properties": { "encoding": { "const": "json" } } },
-          "then": {
-            "type": "object",
-            "description": "A UTXO has no JSON form: the node fails the call on the first UTXO, so a `json` page " +
-              "holds none.",
-            "properties": { "utxos": { "type": "array", "maxItems": 0 } },
-          },
-          "else": {
-            "type": "object",
-            "properties": {
-              "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } },
-            },
+          "properties": {
+            "utxos": { "type": "array", "items": { "$ref": "#/components/schemas/Hex" } },
           },
         },
       },
@@ -4285,10 +4283,10 @@ export const pChainDocument: OpenrpcDocument = {
       "UTXOEncoding": {
         "name": "encoding",
         "required": false,
-        "description": "Encoding of the returned UTXOs: `hex` (the default), `hexc` or `hexnc`. `json` decodes, but " +
-          "a UTXO has no JSON form: the call fails on the first UTXO of the page (a page with none is answered, " +
-          "`json` echoed).",
-        "schema": { "$ref": "#/components/schemas/EncodingParam" },
+        "description": "Encoding of the returned UTXOs: `hex` (the default), `hexc` or `hexnc`. `json` fails the " +
+          "call at the first UTXO of the page, with the method's wrapping of \"unsupported encoding in method\"; a " +
+          "page with no UTXO comes back empty with `encoding` `json`.",
+        "schema": { "$ref": "#/components/schemas/BytesEncodingParam" },
       },
       "UTXOLimit": {
         "name": "limit",

@@ -12,7 +12,7 @@ export const schemas: Record<string, MethodSchemas> = {
         "limit": { "$ref": "#/components/schemas/Uint32Param" },
         "startIndex": { "$ref": "#/components/schemas/UTXOIndexParam" },
         "sourceChain": { "type": "string" },
-        "encoding": { "$ref": "#/components/schemas/EncodingParam" },
+        "encoding": { "$ref": "#/components/schemas/BytesEncodingParam" },
       },
       "required": ["addresses"],
     },
