@@ -77,7 +77,8 @@ export class JsonRpcClient {
   }
   /** Where the JSON-RPC method `method` is called. */
   #urlOf(method) {
-    const server = this.methodServers[method];
+    // Own keys only: a method named like an Object.prototype member (`isPrototypeOf`) has no servers of its own.
+    const server = Object.hasOwn(this.methodServers, method) ? this.methodServers[method] : undefined;
     return server ? this.#urlAt(...server) : this.url;
   }
   /**

@@ -122,7 +122,8 @@ export function createEndpoint(
       name: 'rpc.discover',
       handler: 'rpc.discover',
       params: [],
-      byName: true,
+      // No params, in either form: OpenRPC's clients send [] (service discovery), others {} or none.
+      byName: false,
       shape: { properties: {} },
       validateParams: acceptAll,
       validateResult: acceptAll,

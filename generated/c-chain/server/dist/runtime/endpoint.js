@@ -45,7 +45,8 @@ export function createEndpoint(definition, handlers, options = {}) {
       name: 'rpc.discover',
       handler: 'rpc.discover',
       params: [],
-      byName: true,
+      // No params, in either form: OpenRPC's clients send [] (service discovery), others {} or none.
+      byName: false,
       shape: { properties: {} },
       validateParams: acceptAll,
       validateResult: acceptAll,
