@@ -16,7 +16,8 @@ export function cClients(url: string, id = 43112) {
   return {
     chain,
     account,
-    pub: createPublicClient({ chain, transport, pollingInterval: 20 }),
+    // cacheTime 0: a read right after a write must see it (viem otherwise answers repeated reads from its cache).
+    pub: createPublicClient({ chain, transport, pollingInterval: 20, cacheTime: 0 }),
     wallet: createWalletClient({ chain, transport, account }),
   };
 }
