@@ -124,10 +124,8 @@ async function haltText(chain: CChain, provider: Provider, [args, ...rest]: unkn
     block,
     STEPS,
   ])) as Trace;
-  const code = async () =>
-    typeof fields.to === 'string'
-      ? ((await chain.call(provider, 'eth_getCode', [fields.to, block])) as string)
-      : String(fields.input ?? fields.data ?? '0x');
+  // The code the call ran at its top, a state override's included.
+  const code = () => topCode(chain, provider, [args, ...rest]);
   return (await vmError(trace, code, async () => error.message)) ?? error.message;
 }
 
