@@ -7,6 +7,7 @@ import type { RequestListener, Server } from 'node:http';
 import { type AddressInfo, isIP } from 'node:net';
 import type { DevClient } from '../generated/client/dist/index.js';
 import { type Endpoint, type Profile, createRouter } from '../generated/server/dist/index.js';
+import { compileSteps } from '../generated/server/dist/runtime/ajv.js';
 import { type Answer, createMockEndpoint, handlersByName } from './handlers.ts';
 import { inRange, newestSpecVersion, servedBy } from '../generators/model/versions.ts';
 import { serveHttp } from './server.ts';
@@ -299,8 +300,13 @@ export async function startMockNode(
 ): Promise<RunningMockNode> {
   const node = createMockNode(options);
   const host = options.host ?? '127.0.0.1';
-  // Loaded while idle: what the first C-Chain call or tx would load as its caller waits.
-  const preload = whenIdle([...node.routes.values()].includes('c-avax') ? node.state.cChain.idleSteps() : []);
+  // Made or loaded while idle: what a first call would make (its params validator) or load (the C-Chain's modules and
+  // engine, avalanchejs for a first tx) as its caller waits.
+  const served = new Set(node.routes.values());
+  const preload = whenIdle([
+    ...[...served].flatMap((name) => compileSteps(ENDPOINTS[name].document)),
+    ...(served.has('c-avax') ? node.state.cChain.idleSteps() : []),
+  ]);
   const { server, close } = await serveHttp(
     (req, res) => {
       preload.track(res);

@@ -1,6 +1,6 @@
 /**
- * What a first call would load or make (mock/lazy-cchain.ts C_CHAIN_MODULES and LazyCChain.idleSteps), loaded or made
- * instead while the node has nothing to do.
+ * What a first call would load or make (the served endpoints' params validators, runtime/server/ajv.ts compileSteps;
+ * mock/lazy-cchain.ts C_CHAIN_MODULES and LazyCChain.idleSteps), loaded or made instead while the node has nothing to do.
  */
 
 /** An answer in progress: a ServerResponse, which emits `close` once done. */
@@ -10,20 +10,19 @@ export interface Answering {
 
 /** How long the node must have had no request in flight before it loads what a first call would. */
 const IDLE_MS = 200;
-/** And between one step and the next: short, so that a pause of a second or two sees them all done. */
-const STEP_GAP_MS = 50;
 
 /**
  * Runs `steps` one at a time once the server has had no request in flight for IDLE_MS, counted from its start (when
- * this is made, as it starts listening) or from its last answer, each next one STEP_GAP_MS after the last while none
- * came: never while a request waits (a client that calls at once after start-up, as `npm run mock`'s first caller
- * does, waits for none of it), never once it closes. An answer holds the rest back until IDLE_MS after it; the timers
+ * this is made, as it starts listening) or from its last answer, each next one a turn of the event loop after the
+ * last (once the requests that came meanwhile are seen) while none came, so that a pause of a second or two sees a
+ * hundred small steps done: never while a request waits (a client that calls at once after start-up, as `npm run
+ * mock`'s first caller does, waits for none of it), never once it closes. An answer holds the rest back until IDLE_MS after it; the timers
  * are unref'd and keep no process alive. A step that fails is left to the call that needs it to report.
  */
 export function whenIdle(steps: Array<() => unknown>): { track(res: Answering): void; stop(): void } {
   let inFlight = 0;
   let running = false;
-  let gap: ReturnType<typeof setTimeout> | undefined;
+  let gap: ReturnType<typeof setImmediate> | undefined;
   const next = () => {
     if (running || inFlight > 0) return;
     const step = steps.shift();
@@ -31,12 +30,12 @@ export function whenIdle(steps: Array<() => unknown>): { track(res: Answering): 
     running = true;
     const done = () => {
       running = false;
-      if (steps.length > 0) gap = setTimeout(next, STEP_GAP_MS).unref();
+      if (steps.length > 0) gap = setImmediate(next).unref();
     };
     new Promise((resolve) => resolve(step())).then(done, done);
   };
   const answered = () => {
-    clearTimeout(gap);
+    clearImmediate(gap);
     if (--inFlight === 0) timer.refresh();
   };
   // Armed at once: a node started and left alone (a person's, a test's set-up) loads before its first call.
@@ -50,7 +49,7 @@ export function whenIdle(steps: Array<() => unknown>): { track(res: Answering): 
     stop: () => {
       steps.length = 0;
       clearTimeout(timer);
-      clearTimeout(gap);
+      clearImmediate(gap);
     },
   };
 }

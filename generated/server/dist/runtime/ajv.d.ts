@@ -28,9 +28,15 @@ export declare const LISTED_VALUES = 500;
 export declare const TOO_MANY: ErrorObject;
 /**
  * The validators of an endpoint's methods: `validator(method, 'params')` is the method's params validator, compiled
- * with its siblings' shared schemas by one ajv per endpoint on its first call.
+ * with its siblings' shared schemas on its first call.
  */
 export declare function methodValidators(
   document: { readonly [key: string]: unknown },
   { schemas, components }: ValidatorsTable,
 ): (method: string, part: keyof MethodSchemas) => ValidateFunction;
+/**
+ * The params validators of `document`'s methods (every one when `methods` is left out), one step each, for a server
+ * to take while it has nothing to do (the mock: mock/when-idle.ts): their first calls then find them compiled, and
+ * the process's first call an Ajv made. A document no endpoint was made from has none.
+ */
+export declare function compileSteps(document: object, methods?: readonly string[]): Array<() => void>;

@@ -46,10 +46,14 @@ export const TOO_MANY: ErrorObject = Object.freeze({
 const addFormats = ((formatsModule as unknown as { default?: FormatsPlugin }).default ??
   formatsModule) as unknown as FormatsPlugin;
 
-/** Where the table and the document's components sit for ajv, so the table's `#/components/...` refs resolve. */
-const ROOT = 'openrpc:document';
+/**
+ * One Ajv per error mode for the whole process, shared by every endpoint (each document under its own $id): its first
+ * making (ajv's vocabularies, then the formats, with V8 compiling ajv's own code) was most of a first call's cost,
+ * which each endpoint's first call paid again.
+ */
+const shared: { quick?: Ajv; full?: Ajv } = {};
 
-function newAjv(allErrors: boolean, root: object): Ajv {
+function newAjv(allErrors: boolean): Ajv {
   const ajv = new Ajv({
     allErrors,
     // The spec loader held the schemas to ajv's strict mode and the meta-schema already; a foreign document's
@@ -67,15 +71,33 @@ function newAjv(allErrors: boolean, root: object): Ajv {
   });
   addFormats(ajv, ['date-time']);
   for (const [name, validate] of Object.entries(formats)) ajv.addFormat(name, { type: 'string', validate });
-  ajv.addSchema(root as AnySchema);
   return ajv;
 }
 
+/** The shared Ajv of `mode`, holding `root` (added on first need). */
+function holding(mode: keyof typeof shared, root: { $id: string }): () => Ajv {
+  let added = false;
+  return () => {
+    const ajv = (shared[mode] ??= newAjv(mode === 'full'));
+    if (!added) {
+      ajv.addSchema(root as AnySchema);
+      added = true;
+    }
+    return ajv;
+  };
+}
+
+/** Each endpoint's document sits for ajv at an $id of its own, so that the table's `#/components/...` refs resolve. */
+let documents = 0;
+
 const pointerToken = (text: string) => encodeURIComponent(text.replace(/~/g, '~0').replace(/\//g, '~1'));
+
+/** The params validators of each document's methods, compiled one a step: see compileSteps. */
+const stepsOf = new WeakMap<object, (methods?: readonly string[]) => Array<() => void>>();
 
 /**
  * The validators of an endpoint's methods: `validator(method, 'params')` is the method's params validator, compiled
- * with its siblings' shared schemas by one ajv per endpoint on its first call.
+ * with its siblings' shared schemas on its first call.
  */
 export function methodValidators(
   document: { readonly [key: string]: unknown },
@@ -83,35 +105,41 @@ export function methodValidators(
 ): (method: string, part: keyof MethodSchemas) => ValidateFunction {
   const own = (document.components ?? {}) as { schemas?: object };
   const root = {
-    $id: ROOT,
+    $id: `openrpc:document:${++documents}`,
     components: { ...own, schemas: { ...own.schemas, ...components } },
     methods: schemas,
   };
-  const refOf = (method: string, part: keyof MethodSchemas) => `${ROOT}#/methods/${pointerToken(method)}/${part}`;
-  let firstError: Ajv | undefined;
-  let everyError: Ajv | undefined;
-  const quickAjv = (): Ajv => {
-    if (!firstError) {
-      firstError = newAjv(false, root);
-      compileInTurn(
-        firstError,
-        Object.keys(schemas).map((method) => refOf(method, 'params')),
-      );
-    }
-    return firstError;
-  };
+  const refOf = (method: string, part: keyof MethodSchemas) => `${root.$id}#/methods/${pointerToken(method)}/${part}`;
+  const quickAjv = holding('quick', root);
+  const fullAjv = holding('full', root);
+  const steps = (methods: readonly string[] = Object.keys(schemas)) =>
+    methods.map((method) => () => {
+      try {
+        compiled(quickAjv(), refOf(method, 'params'));
+      } catch {
+        // Its own first call reports it.
+      }
+    });
+  stepsOf.set(document, steps);
+  let called = false;
   return (method, part) => {
     const ref = refOf(method, part);
     let quick: Compiled | undefined;
     let full: Compiled | undefined;
     const validate: ValidateFunction = (data) => {
-      quick ??= compiled(quickAjv(), ref);
+      if (!quick) {
+        quick = compiled(quickAjv(), ref);
+        if (!called) {
+          called = true;
+          inTurn(steps());
+        }
+      }
       if (quick(data)) {
         validate.errors = null;
         return true;
       }
       if (partsWithin(data, LISTED_VALUES)) {
-        full ??= compiled((everyError ??= newAjv(true, root)), ref);
+        full ??= compiled(fullAjv(), ref);
         full(data);
         const errors = full.errors ?? [];
         validate.errors = errors.length > ERROR_LIMIT ? [...errors.slice(0, ERROR_LIMIT), TOO_MANY] : errors;
@@ -124,21 +152,24 @@ export function methodValidators(
 }
 
 /**
+ * The params validators of `document`'s methods (every one when `methods` is left out), one step each, for a server
+ * to take while it has nothing to do (the mock: mock/when-idle.ts): their first calls then find them compiled, and
+ * the process's first call an Ajv made. A document no endpoint was made from has none.
+ */
+export function compileSteps(document: object, methods?: readonly string[]): Array<() => void> {
+  return stepsOf.get(document)?.(methods) ?? [];
+}
+
+/**
  * Once an endpoint has had its first call, its other methods' params validators are compiled one per turn of the
  * event loop, so that their first calls find them ready: a method's first compilation took 1-35 ms of CPU, most of
  * it V8 and ajv's own code still cold. A request arriving meanwhile waits for one method's compilation at most;
- * start-up does none of it, and an endpoint never called compiles nothing.
+ * start-up does none of it, an endpoint never called compiles nothing, and one compiled before costs a lookup.
  */
-function compileInTurn(ajv: Ajv, refs: string[]): void {
+function inTurn(steps: Array<() => void>): void {
   const next = () => {
-    const ref = refs.shift();
-    if (ref === undefined) return;
-    try {
-      compiled(ajv, ref);
-    } catch {
-      // Its own first call reports it.
-    }
-    later(next);
+    steps.shift()?.();
+    if (steps.length > 0) later(next);
   };
   later(next);
 }
