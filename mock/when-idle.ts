@@ -19,20 +19,28 @@ const IDLE_MS = 200;
  * mock`'s first caller does, waits for none of it), never once it closes. An answer holds the rest back until IDLE_MS after it; the timers
  * are unref'd and keep no process alive. A step that fails is left to the call that needs it to report.
  */
-export function whenIdle(steps: Array<() => unknown>): { track(res: Answering): void; stop(): void } {
+export function whenIdle(steps: Array<() => unknown>): {
+  track(res: Answering): void;
+  stop(): void;
+  /** Settles once every step is taken, or on stop. */
+  done: Promise<void>;
+} {
+  let finished!: () => void;
+  const done = new Promise<void>((resolve) => (finished = resolve));
   let inFlight = 0;
   let running = false;
   let gap: ReturnType<typeof setImmediate> | undefined;
   const next = () => {
     if (running || inFlight > 0) return;
     const step = steps.shift();
-    if (!step) return;
+    if (!step) return finished();
     running = true;
-    const done = () => {
+    const after = () => {
       running = false;
       if (steps.length > 0) gap = setImmediate(next).unref();
+      else finished();
     };
-    new Promise((resolve) => resolve(step())).then(done, done);
+    new Promise((resolve) => resolve(step())).then(after, after);
   };
   const answered = () => {
     clearImmediate(gap);
@@ -46,7 +54,9 @@ export function whenIdle(steps: Array<() => unknown>): { track(res: Answering): 
       inFlight++;
       res.once('close', answered);
     },
+    done,
     stop: () => {
+      finished();
       steps.length = 0;
       clearTimeout(timer);
       clearImmediate(gap);

@@ -74,6 +74,9 @@ describe('whenIdle', () => {
     a.finish();
     await b.running;
     b.finish();
+    // Settles once the last step is taken.
+    await preload.done;
+    expect(ran).toEqual(['a', 'b']);
     preload.stop();
   });
 
@@ -84,6 +87,7 @@ describe('whenIdle', () => {
     preload.track(first.res);
     first.end();
     preload.stop();
+    await preload.done;
     // A second preload armed after it: its step starts after the stopped one's timer (same delay, set first) would have fired.
     const late = controlled([], 'late');
     const other = whenIdle([late.step]);
@@ -102,8 +106,9 @@ describe('a node that idled after its first answer', () => {
     const node = await startMockNode({ port: 0 });
     try {
       expect((await callRpc(`${node.url}/ext/info`, 'info.getNetworkID', {})).result).toBeDefined();
+      await node.preloaded;
       const { avalancheLoaded } = await import('../../mock/shared/avalanche.ts');
-      await expect.poll(avalancheLoaded, { timeout: 60_000, interval: 50 }).toBe(true);
+      expect(avalancheLoaded()).toBe(true);
       // Its engine may have been made meanwhile (ready for a first C-Chain call), but no C-Chain call has started it.
       expect(node.state.cChain.loaded?.chain.started ?? false).toBe(false);
       expect(node.state.world.preForkGenesis.get('C')).toBeUndefined();
