@@ -29,7 +29,7 @@ export function whenIdle(steps: Array<() => unknown>): {
   const done = new Promise<void>((resolve) => (finished = resolve));
   let inFlight = 0;
   let running = false;
-  let gap: ReturnType<typeof setImmediate> | undefined;
+  let gap: ReturnType<typeof setTimeout> | undefined;
   const next = () => {
     if (running || inFlight > 0) return;
     const step = steps.shift();
@@ -37,13 +37,14 @@ export function whenIdle(steps: Array<() => unknown>): {
     running = true;
     const after = () => {
       running = false;
-      if (steps.length > 0) gap = setImmediate(next).unref();
+      // A timer: an unref'd setImmediate would wait for something else to wake a loop that waits for I/O.
+      if (steps.length > 0) gap = setTimeout(next, 0).unref();
       else finished();
     };
     new Promise((resolve) => resolve(step())).then(after, after);
   };
   const answered = () => {
-    clearImmediate(gap);
+    clearTimeout(gap);
     if (--inFlight === 0) timer.refresh();
   };
   // Armed at once: a node started and left alone (a person's, a test's set-up) loads before its first call.
@@ -59,7 +60,7 @@ export function whenIdle(steps: Array<() => unknown>): {
       finished();
       steps.length = 0;
       clearTimeout(timer);
-      clearImmediate(gap);
+      clearTimeout(gap);
     },
   };
 }

@@ -141,11 +141,12 @@ function inTurn(steps) {
   };
   later(next);
 }
-/** Node's setImmediate: it runs after the pending I/O, and unref'd keeps no process alive. A timer elsewhere. */
-const immediate = globalThis.setImmediate;
+/**
+ * A timer, which runs after the pending I/O; unref'd in Node, it keeps no process alive. Not an unref'd setImmediate,
+ * which a loop waiting for I/O runs only once something else wakes it.
+ */
 const later = (task) => {
-  if (immediate) immediate(task).unref();
-  else setTimeout(task, 0);
+  setTimeout(task, 0).unref?.();
 };
 function compiled(ajv, ref) {
   const validate = ajv.getSchema(ref);

@@ -174,11 +174,12 @@ function inTurn(steps: Array<() => void>): void {
   later(next);
 }
 
-/** Node's setImmediate: it runs after the pending I/O, and unref'd keeps no process alive. A timer elsewhere. */
-const immediate = (globalThis as { setImmediate?: (task: () => void) => { unref(): void } }).setImmediate;
+/**
+ * A timer, which runs after the pending I/O; unref'd in Node, it keeps no process alive. Not an unref'd setImmediate,
+ * which a loop waiting for I/O runs only once something else wakes it.
+ */
 const later = (task: () => void): void => {
-  if (immediate) immediate(task).unref();
-  else setTimeout(task, 0);
+  (setTimeout(task, 0) as unknown as { unref?: () => void }).unref?.();
 };
 
 function compiled(ajv: Ajv, ref: string): Compiled {
