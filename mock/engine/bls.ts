@@ -84,10 +84,6 @@ export function verifyAggregate(keys: readonly G1[], signature: G2, message: Uin
   return pairingHolds(aggregate, signature, message, SIGNATURE_DST);
 }
 
-/** Signs with the signature suite (tests and the development tools build warp messages with it). */
-export const signMessage = (message: Uint8Array, secretKey: Uint8Array): Uint8Array =>
-  sign(message, secretKey, SIGNATURE_DST);
-
 function sign(message: Uint8Array, secretKey: Uint8Array, dst: string): Uint8Array {
   const point = bls12381().G2.hashToCurve(message, { DST: dst }) as unknown as G2;
   return bls12381().sign(point, secretKey).toRawBytes(true);

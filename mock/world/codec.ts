@@ -109,13 +109,6 @@ export function writeOutput(out: Buffer, at: number, amount: bigint, owner: Owne
   }
 }
 
-/** A secp256k1fx.TransferOutput (type ID first), inside a stakeable.LockOut when it has a stakeable locktime. */
-export function outputBytes(amount: bigint, owner: Owner, stakeableLocktime = 0n): Buffer {
-  const out = Buffer.allocUnsafe(outputLength(owner, stakeableLocktime));
-  writeOutput(out, 0, amount, owner, stakeableLocktime);
-  return out;
-}
-
 export type UtxoFields = Omit<Utxo, 'key' | 'bytes'>;
 
 /**
@@ -173,11 +166,6 @@ class LaidOutUtxo implements Utxo {
 export function makeUtxo(fields: UtxoFields): Utxo {
   const { txID, outputIndex, assetID, amount, owner, stakeableLocktime } = fields;
   return new LaidOutUtxo(utxoKeyOf(txID, outputIndex), txID, outputIndex, assetID, amount, owner, stakeableLocktime);
-}
-
-/** The key of the UTXO tables for a UTXO ID in cb58. */
-export function utxoKey(utxoID: string): string {
-  return Buffer.from(idBytes(utxoID)).toString('hex');
 }
 
 export function utxoIDOf(utxo: Utxo): string {

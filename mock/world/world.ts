@@ -2,7 +2,7 @@
  * One simulated network's state, from which every answer is read. All of it lives in journaled tables (./journal.ts),
  * so that snapshot() and revert() work for any change made through them; that is the one way to change a world:
  *
- * - `utxos.X` / `utxos.P`: set(utxo.key, utxo) to produce, delete(key) to consume (keys: codec.ts utxoKey, hex of
+ * - `utxos.X` / `utxos.P`: set(utxo.key, utxo) to produce, delete(key) to consume (keys: codec.ts utxoKeyOf, hex of
  *   the ID's bytes); the owner indexes follow.
  * - `atomic`: shared memory, keyed by atomicKey(destinationChain, utxo.key); set to export, delete to import.
  * - `txs`: by ID with status; `blocks.X` / `blocks.P`: push(block) (see acceptBlock), `blockIDs` by ID.
