@@ -17,7 +17,7 @@ import { type SpecMethod, endpointPath, isSafeRead, wireProfile } from './spec.t
 import { newestSpecVersion, notServedReason } from '../generators/model/versions.ts';
 import type { SpecValidator, Violation } from './validate.ts';
 
-export type Status = 'PASS' | 'FAIL' | 'SKIP';
+type Status = 'PASS' | 'FAIL' | 'SKIP';
 
 export interface CheckResult {
   name: string;

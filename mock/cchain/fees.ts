@@ -42,7 +42,7 @@ const MAX_TIP = 150_000_000_000n;
 const ACP176_GAS_LIMIT = MAX_CAPACITY;
 const CORTINA_GAS_LIMIT = 15_000_000n;
 
-export interface Acp176State extends HeaderFees {
+interface Acp176State extends HeaderFees {
   kind: 'acp176';
   capacity: bigint;
   excess: bigint;

@@ -13,7 +13,7 @@ const POP_DST = 'BLS_POP_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_';
 type G1 = ReturnType<typeof bls12_381.G1.ProjectivePoint.fromHex>;
 type G2 = ReturnType<typeof bls12_381.G2.ProjectivePoint.fromHex>;
 
-export const BLS_TEXTS = {
+const BLS_TEXTS = {
   // utils/crypto/bls/public.go
   publicKeyDecompress: "couldn't decompress public key",
   invalidPublicKey: 'invalid public key',

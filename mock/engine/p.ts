@@ -65,7 +65,7 @@ export function dynamicFee(world: World, tx: Transaction): bigint {
  * config, which info.getTxFee answers. Etna's types were not in its visitor (ErrUnsupportedTx): they keep the dynamic
  * fee here, as no pre-Etna network activated them.
  */
-export function staticFee(world: World, tx: Transaction): bigint | undefined {
+function staticFee(world: World, tx: Transaction): bigint | undefined {
   const fees: Record<string, string> = infoReads(world).getTxFee();
   const primary = () => tx.subnetValidator.subnetId.toString() === world.chainIDs.P;
   const name = ((): string | undefined => {
@@ -100,7 +100,7 @@ export function txFee(world: World, decoded: DecodedTx): bigint {
 }
 
 /** utxo/verifier.go VerifySpendUTXOs for one input: the stakeable lock, then the fx's spend check. */
-export function spendP(
+function spendP(
   world: World,
   decoded: DecodedTx,
   input: TransferableInput,

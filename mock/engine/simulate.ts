@@ -12,7 +12,7 @@ import type { Engine } from './engine.ts';
 import { metered, nextBlockFeeState, txGas } from './fee-state.ts';
 import { gasPrice, txFee } from './p.ts';
 
-export interface SimulatedUtxo {
+interface SimulatedUtxo {
   utxoID: string;
   txID: string;
   outputIndex: number;

@@ -10,7 +10,7 @@ import type { L1Validator, Owner, Staker, Utxo, UtxoChain } from '../world/types
 type Json = Record<string, unknown>;
 
 /** The 40-hex short ID of an address as the APIs write it (`P-fuji1…`, `fuji1…`). */
-export function shortIDOf(address: string): string {
+function shortIDOf(address: string): string {
   const text = address.slice(address.indexOf('-') + 1);
   // Older releases wrote subnets' control keys as cb58 short IDs.
   const payload = bech32Decode(text)?.payload ?? cb58Decode(text);
