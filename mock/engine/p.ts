@@ -132,16 +132,6 @@ function spendP(
   }
 }
 
-/** The conservation of funds, locked and unlocked, plus the fee (./locked.ts); `fee` holds any extra AVAX burnt. */
-export function flowP(
-  world: World,
-  ins: readonly TransferableInput[],
-  outs: readonly TransferableOutput[],
-  fee: bigint,
-): void {
-  verifyConservation(world, ins, outs, fee);
-}
-
 /** Runs `check`, prefixing its refusal with `prefix` as the node's `fmt.Errorf("prefix: %w")` does. */
 export function wrapped<T>(prefix: string, check: () => T): T {
   try {
@@ -336,7 +326,7 @@ function standard(world: World, decoded: DecodedTx): Effects {
     spendP(world, decoded, input, utxo, creds[ins.length + i]!);
     effects.imported.push(key);
   });
-  flowP(world, [...ins, ...imported], [...outs, ...exported], txFee(world, decoded));
+  verifyConservation(world, [...ins, ...imported], [...outs, ...exported], txFee(world, decoded));
   effects.produced = outputsOf('P', decoded, outs);
   if (exported.length > 0)
     effects.exported = exportsOf(world, 'P', decoded, exported, outs.length, tx.destination.toString());

@@ -16,7 +16,8 @@ import { verifyProofOfPossession } from './bls.ts';
 import { type Effects, noEffects, outputsOf } from './effects.ts';
 import { makeUtxo } from '../world/codec.ts';
 import { Refusal, TEXTS } from './refusals.ts';
-import { txFee, flowP, spendAll, syntacticP, verifyMemo, wrapped } from './p.ts';
+import { txFee, spendAll, syntacticP, verifyMemo, wrapped } from './p.ts';
+import { verifyConservation } from './locked.ts';
 import { advanceL1 } from './l1-state.ts';
 import { findValidator } from './subnets.ts';
 import { checkOutputsSorted, verifyOwners, verifyTransferableOutput } from './syntax.ts';
@@ -74,7 +75,7 @@ export function verifyStaking(world: World, decoded: DecodedTx): Effects | undef
   const effects = noEffects();
   try {
     effects.consumed = spendAll(world, decoded, ins, decoded.credentials);
-    flowP(world, ins, [...outs, ...stakeOuts], txFee(world, decoded));
+    verifyConservation(world, ins, [...outs, ...stakeOuts], txFee(world, decoded));
   } catch (error) {
     throw error instanceof Refusal ? new Refusal(`${TEXTS.flowCheckFailed}: ${error.message}`) : error;
   }
