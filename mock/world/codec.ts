@@ -184,7 +184,6 @@ export function makeBlock(
   parent: { id: string; height: number } | undefined,
   timestamp: bigint,
   txs: Array<{ id: string; bytes: Uint8Array }>,
-  parentID = parent?.id,
 ): Block {
   const height = parent ? parent.height + 1 : 0;
   const count = Buffer.alloc(4);
@@ -196,7 +195,7 @@ export function makeBlock(
   };
   const typeID = Buffer.alloc(6);
   typeID.writeUInt32BE(chain === 'P' ? P_BANFF_STANDARD_BLOCK : X_STANDARD_BLOCK, 2);
-  const parentBytes = idBytes(parentID ?? cb58Encode(new Uint8Array(32)));
+  const parentBytes = idBytes(parent?.id ?? cb58Encode(new Uint8Array(32)));
   const body =
     chain === 'P'
       ? [u64(timestamp), parentBytes, u64(BigInt(height))]

@@ -228,8 +228,9 @@ export class World {
     return this.blocks[chain].last()!;
   }
 
-  /** Appends an accepted block and indexes it; its transactions get `status` and the block's ID. */
-  acceptBlock(block: Block, status: 'Accepted' | 'Committed' = block.chain === 'P' ? 'Committed' : 'Accepted'): void {
+  /** Appends an accepted block and indexes it; its transactions get the block's ID and the chain's word for it. */
+  acceptBlock(block: Block): void {
+    const status = block.chain === 'P' ? 'Committed' : 'Accepted';
     const txs = block.txIDs.map((id) => this.txs.get(id)).filter((tx) => tx !== undefined);
     acceptIntoIndexes(this, block.chain, block, txs);
     this.blocks[block.chain].push(block);
