@@ -13,7 +13,7 @@
  * its parent's time (EstimateNextBaseFee with no time passed); the state it leaves follows from its real time.
  */
 import { compareVersions } from '../../generators/model/versions.ts';
-import { gasPrice } from '../engine/p.ts';
+import { gasPrice } from '../world/fees.ts';
 import type { World } from '../world/world.ts';
 import { blockGasCostOf } from './coreth-block.ts';
 import { ruleActive } from './rules.ts';

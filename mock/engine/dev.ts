@@ -11,7 +11,7 @@ import { EWOQ_PRIVATE_KEY } from '../world/networks.ts';
 import { LAST_RFC3339_SECOND, type Params, rfc3339 } from '../world/reads.ts';
 import type { World } from '../world/world.ts';
 import type { Engine, SavedPools } from './engine.ts';
-import { gasPrice } from './p.ts';
+import { gasPrice } from '../world/fees.ts';
 import { advanceTime } from './staking.ts';
 import type { CChainParts, LazyCChain } from '../lazy-cchain.ts';
 import { StateEdits } from './dev-edits.ts';

@@ -8,6 +8,7 @@ import type { TransferableInput, TransferableOutput } from '@avalabs/avalanchejs
 import { avalanche } from '../shared/avalanche.ts';
 import { atomicKey, type World } from '../world/world.ts';
 import type { Utxo } from '../world/types.ts';
+import { gasPrice } from '../world/fees.ts';
 import {
   type DecodedTx,
   STAKEABLE_LOCK_OUT,
@@ -34,19 +35,6 @@ import {
   verifyTransferableOutput,
 } from './syntax.ts';
 import { sameSubnet } from './x.ts';
-
-/** gas.CalculatePrice (vms/components/gas/gas.go): minPrice * e^(excess / K), by the node's integer Taylor series. */
-export function gasPrice(minPrice: bigint, excess: bigint, k: bigint): bigint {
-  const max = k * 0xffff_ffff_ffff_ffffn;
-  let output = 0n;
-  let accumulator = minPrice * k;
-  for (let i = 1n; accumulator > 0n; i++) {
-    output += accumulator;
-    if (output >= max) return 0xffff_ffff_ffff_ffffn;
-    accumulator = (accumulator * excess) / k / i;
-  }
-  return output / k;
-}
 
 /** The fee the node requires of `tx` now: its complexity's gas (vms/platformvm/txs/fee) at the current gas price. */
 export function dynamicFee(world: World, tx: Transaction): bigint {

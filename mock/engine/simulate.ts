@@ -10,7 +10,8 @@ import type { World } from '../world/world.ts';
 import { avalanche } from '../shared/avalanche.ts';
 import type { Engine } from './engine.ts';
 import { metered, nextBlockFeeState, txGas } from './fee-state.ts';
-import { gasPrice, txFee } from './p.ts';
+import { gasPrice } from '../world/fees.ts';
+import { txFee } from './p.ts';
 
 interface SimulatedUtxo {
   utxoID: string;
