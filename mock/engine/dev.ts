@@ -15,7 +15,7 @@ import { gasPrice } from '../world/fees.ts';
 import { advanceTime } from './staking.ts';
 import type { CChainParts, LazyCChain } from '../lazy-cchain.ts';
 import { StateEdits } from './dev-edits.ts';
-import { MAX_UINT64, addressOf, uint } from './dev-params.ts';
+import { MAX_UINT64, addressOf, assetOf, uint } from './dev-params.ts';
 import { txBytes } from './handlers.ts';
 import { replayMempools } from './mempools.ts';
 import { type Simulation, simulateTx } from './simulate.ts';
@@ -127,10 +127,7 @@ export class DevControls extends StateEdits {
       return this.cchain.load().then((c) => c.dev.fundC(this.world, c.chain, address, amount, serial));
     }
     const { chain, owner } = addressOf(this.world, address);
-    const asked = typeof p.assetID === 'string' ? p.assetID : undefined;
-    const assetID =
-      asked === undefined ? this.world.network.avaxAssetID : (this.world.assetAliases.get(asked) ?? asked);
-    if (!this.world.assets.has(assetID)) throw new Error(`asset '${asked}' not found`);
+    const assetID = assetOf(this.world, p.assetID);
     const amount = uint(p.amount, 'amount');
     // secp256k1fx's output verification: the node never makes an output of no value.
     if (amount === 0n) throw new Error('amount must be more than 0: an output has a value');
