@@ -2,7 +2,8 @@
 import { depthWithin, stringifyJson } from '../generators/common/json.ts';
 
 /** A short, single-line preview of a value for a message (deep or long values are cut). */
-export function previewJson(value: unknown, max = 80): string {
+export function previewJson(value: unknown): string {
+  const max = 80;
   const text = depthWithin(value, 20) ? stringifyJson(value) : '(nested more than 20 levels)';
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

@@ -6,10 +6,10 @@
  * In plain JSON-RPC 2.0 an invalid call may get -32602 "Invalid params" or a documented error, and a valid one must not
  * get -32602.
  */
-import type { EndpointModel, MethodModel } from '../generators/model/types.ts';
+import type { EndpointModel, MethodModel, SpecMethod } from '../generators/model/types.ts';
 import type { CaseKind } from './cases.ts';
 import type { RpcAnswer } from './rpc.ts';
-import { type SpecMethod, wireProfile } from './spec.ts';
+import { wireProfile } from './spec.ts';
 import type { SpecValidator, Violation } from './validate.ts';
 import { isObject } from '../generators/common/json.ts';
 

@@ -5,7 +5,7 @@
  * every method is called at the URL as given, by-position methods get arrays, and the node-only steps (its release,
  * live params, cross-method coherence) do not run.
  */
-import type { Json } from '../generators/model/types.ts';
+import type { Json, SpecMethod } from '../generators/model/types.ts';
 import { type CallCase, type CaseKind, exampleCases, invalidCases } from './cases.ts';
 import { checkCoherence } from './coherence.ts';
 import { Facts, discover, substituteParams } from './discovery.ts';
@@ -13,11 +13,11 @@ import { judge } from './judge.ts';
 import { Redactor } from './redact.ts';
 import { type RpcAnswer, callRpc } from './rpc.ts';
 import { resolveNodeVersion, unservedMethod } from './node-version.ts';
-import { type SpecMethod, endpointPath, isSafeRead, wireProfile } from './spec.ts';
+import { endpointPath, isSafeRead, wireProfile } from './spec.ts';
 import { newestSpecVersion, notServedReason } from '../generators/model/versions.ts';
 import type { SpecValidator, Violation } from './validate.ts';
 
-export type Status = 'PASS' | 'FAIL' | 'SKIP';
+type Status = 'PASS' | 'FAIL' | 'SKIP';
 
 export interface CheckResult {
   name: string;

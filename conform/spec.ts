@@ -5,7 +5,6 @@
 import { resolve } from 'node:path';
 import { loadModel } from '../generators/pipeline.ts';
 import type { EndpointModel, MethodModel, SpecMethod, SpecModel } from '../generators/model/types.ts';
-export type { SpecMethod } from '../generators/model/types.ts';
 
 export const TOOLKIT_SPEC = resolve(import.meta.dirname, '..', 'openrpc');
 

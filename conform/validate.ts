@@ -5,13 +5,13 @@
  * server, the mock, the conformance runner and the proxy all judge a value the same way.
  */
 import type { ErrorObject } from 'ajv';
-import type { SpecModel } from '../generators/model/types.ts';
+import type { SpecMethod, SpecModel } from '../generators/model/types.ts';
 import type { MethodSpec, ValidateFunction } from '../generated/server/dist/index.js';
 import { generatedMethodSpecs, toolkitMethodSpecs } from './generated.ts';
 import { previewJson, sameJson } from './json.ts';
 import { type DocumentedError, documentedErrorsOf, findDocumentedError } from './errors.ts';
 import { releaseValidators } from './release.ts';
-import { type SpecMethod, TOOLKIT_SPEC, loadSpecModel, wireProfile } from './spec.ts';
+import { TOOLKIT_SPEC, loadSpecModel, wireProfile } from './spec.ts';
 import { indexMethods } from '../generators/model/build.ts';
 import { violationsInWords } from './words.ts';
 import { ParamsRefusal, paramsOf } from '../runtime/server/standard.ts';

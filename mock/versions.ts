@@ -108,7 +108,7 @@ function releaseView(model: SpecModel, method: MethodModel, version: string): Re
 /**
  * `value` cut to `schema` as release `version` has it: closed objects lose fields it lacks, enums keep to its values.
  */
-export function fit(
+function fit(
   value: Json,
   schema: JsonSchema,
   version: string,
@@ -251,7 +251,7 @@ function droppedAlternatives(schema: JsonSchema, version: string, schemas: Recor
  * wrapped in the one property the shape requires, a decimal string as the bare number the shape wants, and an object
  * where a scalar stands by the one field that recasts to it. `undefined` when the data does not fit the shape.
  */
-export function recastTo(
+function recastTo(
   value: Json,
   schema: JsonSchema,
   schemas: Record<string, JsonSchema>,

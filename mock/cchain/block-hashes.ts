@@ -58,7 +58,7 @@ function extraOf(chain: CChain, hash: string): CorethExtra | undefined {
 }
 
 /** coreth's hash of the engine's block `hash`; any other hash as it is. */
-export function corethHash(chain: CChain, hash: string): string {
+function corethHash(chain: CChain, hash: string): string {
   const extra = extraOf(chain, hash);
   return extra && extra.engineHash === hash.toLowerCase() ? extra.hash : hash;
 }
@@ -182,7 +182,7 @@ export function corethHashes(chain: CChain, answer: unknown): unknown {
 }
 
 /** The methods whose answers may name a block by its hash. */
-export const NAMES_BLOCKS = new Set([
+const NAMES_BLOCKS = new Set([
   'eth_getTransactionByHash',
   'eth_getTransactionReceipt',
   'eth_getTransactionByBlockHashAndIndex',

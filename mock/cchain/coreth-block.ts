@@ -75,7 +75,7 @@ export function blockGasCostOf(
 const extDataHashes = new WeakMap<Uint8Array, string>();
 
 /** customtypes.CalcExtDataHash: the hash of ExtData's RLP; a genesis, built from the genesis file, has none. */
-export function extDataHashOf(height: bigint, extData: Uint8Array): string {
+function extDataHashOf(height: bigint, extData: Uint8Array): string {
   if (height === 0n) return ZERO_HASH;
   let hash = extDataHashes.get(extData);
   if (hash === undefined) {
@@ -124,7 +124,7 @@ export function corethExtraOf(
  * The engine's withdrawalsRoot and withdrawals stay, though coreth writes neither (coreth's hash does not cover
  * them): an engine forking this node reads the root.
  */
-export function withCorethHeader(
+function withCorethHeader(
   world: World,
   fields: Record<string, unknown>,
   extra: CorethExtra | undefined,

@@ -13,7 +13,7 @@
  * its parent's time (EstimateNextBaseFee with no time passed); the state it leaves follows from its real time.
  */
 import { compareVersions } from '../../generators/model/versions.ts';
-import { gasPrice } from '../engine/p.ts';
+import { gasPrice } from '../world/fees.ts';
 import type { World } from '../world/world.ts';
 import { blockGasCostOf } from './coreth-block.ts';
 import { ruleActive } from './rules.ts';
@@ -42,7 +42,7 @@ const MAX_TIP = 150_000_000_000n;
 const ACP176_GAS_LIMIT = MAX_CAPACITY;
 const CORTINA_GAS_LIMIT = 15_000_000n;
 
-export interface Acp176State extends HeaderFees {
+interface Acp176State extends HeaderFees {
   kind: 'acp176';
   capacity: bigint;
   excess: bigint;

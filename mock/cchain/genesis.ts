@@ -13,7 +13,7 @@ import type { World } from '../world/world.ts';
 /** nAVAX to wei (coreth's X2CRate). */
 export const X2C_RATE = 1_000_000_000n;
 
-export interface Allocation {
+interface Allocation {
   address: string;
   balance: bigint;
   code?: string;
@@ -38,7 +38,7 @@ export interface CGenesis {
 const ethAddresses = new Map<string, string>();
 
 /** The EVM address (40-hex, lower case) of a `PrivateKey-…` key: keccak-256 of the public key's X and Y, last 20. */
-export function ethAddressOf(privateKey: string): string {
+function ethAddressOf(privateKey: string): string {
   let address = ethAddresses.get(privateKey);
   if (address === undefined) {
     const publicKey = uncompressedPublicKey(cb58Decode(privateKey.slice('PrivateKey-'.length))!);

@@ -44,7 +44,6 @@ function decodeMessage(bytes: Uint8Array, parsed: ParsedValue): Message {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return message;
   let error = false;
   let result = false;
-  let paramsText: (() => string) | undefined;
   for (const { key, value, start, end } of parsed.members) {
     const field = foldKey(key);
     if (field === 'JSONRPC' && typeof value === 'string') message.version = value;
@@ -53,34 +52,16 @@ function decodeMessage(bytes: Uint8Array, parsed: ParsedValue): Message {
       const raw = compactRaw(bytes, start, end);
       message.id = typeof raw === 'string' ? raw : decodeUtf8(raw);
     } else if (field === 'PARAMS') {
-      message.params = value;
+      // Go's decoder reads each argument into its own type (./params.ts, by the C-Chain document's schemas), so a
+      // number comes as JSON reads it, not as the shared reader's stand-in for a refused unsigned integer: a fraction
+      // stays one where its schema is `number` (eth_feeHistory's float64 reward percentiles).
+      message.params = JSON.parse(decodeUtf8(bytes.subarray(start, end)));
       message.hasParams = true;
-      paramsText = () => decodeUtf8(bytes.subarray(start, end));
     } else if (field === 'ERROR') error = value !== null;
     else if (field === 'RESULT') result = true;
   }
   message.answers = error || result;
-  if (message.method === 'eth_feeHistory' && paramsText) message.params = withPercentiles(message.params, paramsText());
   return message;
-}
-
-/**
- * eth_feeHistory's params with its reward percentiles as written: the one float64 among the C-Chain's params
- * (eth/gasprice FeeHistory's `rewardPercentiles []float64`), where the shared parser reads every fraction in params
- * as a refused unsigned integer (../../runtime/server/json.ts).
- */
-function withPercentiles(params: unknown, text: string): unknown {
-  if (!Array.isArray(params) || !Array.isArray(params[2])) return params;
-  let written: unknown;
-  try {
-    written = (JSON.parse(text) as unknown[])[2];
-  } catch {
-    return params;
-  }
-  if (!Array.isArray(written) || !written.every((p) => typeof p === 'number')) return params;
-  const copy = [...params];
-  copy[2] = written;
-  return copy;
 }
 
 const validId = (id: string | undefined): id is string => id !== undefined && id[0] !== '{' && id[0] !== '[';

@@ -28,7 +28,7 @@ function atomicGas(extData: Uint8Array): bigint {
  * s both the sender's address: the same transaction from the same sender hashes alike. Such a transaction's sender and
  * `eth_sendTransaction` arguments, to send it again the same way; undefined for a signed one (or a type without them).
  */
-export function impersonatedSend(tx: Item): { from: string; args: Record<string, unknown> } | undefined {
+function impersonatedSend(tx: Item): { from: string; args: Record<string, unknown> } | undefined {
   const type = Array.isArray(tx) ? 0 : tx[0]!;
   if (type > 2) return undefined;
   const fields = (Array.isArray(tx) ? tx : RLP.decode((tx as Uint8Array).subarray(1))) as Item[];

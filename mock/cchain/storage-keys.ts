@@ -5,7 +5,7 @@
  */
 
 /** decodeHash: the key as a 32-byte word (64 lower-case digits) and the bytes written, or its error. */
-export function decodeHash(text: string): { word: string; length: number } | { error: string } {
+function decodeHash(text: string): { word: string; length: number } | { error: string } {
   let digits = text.startsWith('0x') || text.startsWith('0X') ? text.slice(2) : text;
   if (digits.length % 2 === 1) digits = `0${digits}`;
   if (!/^[0-9a-fA-F]*$/.test(digits)) return { error: 'hex string invalid' };

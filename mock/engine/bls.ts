@@ -13,7 +13,7 @@ const POP_DST = 'BLS_POP_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_';
 type G1 = ReturnType<typeof bls12_381.G1.ProjectivePoint.fromHex>;
 type G2 = ReturnType<typeof bls12_381.G2.ProjectivePoint.fromHex>;
 
-export const BLS_TEXTS = {
+const BLS_TEXTS = {
   // utils/crypto/bls/public.go
   publicKeyDecompress: "couldn't decompress public key",
   invalidPublicKey: 'invalid public key',
@@ -83,10 +83,6 @@ export function verifyAggregate(keys: readonly G1[], signature: G2, message: Uin
   const aggregate = keys.reduce((sum, key) => sum.add(key), bls12381().G1.ProjectivePoint.ZERO);
   return pairingHolds(aggregate, signature, message, SIGNATURE_DST);
 }
-
-/** Signs with the signature suite (tests and the development tools build warp messages with it). */
-export const signMessage = (message: Uint8Array, secretKey: Uint8Array): Uint8Array =>
-  sign(message, secretKey, SIGNATURE_DST);
 
 function sign(message: Uint8Array, secretKey: Uint8Array, dst: string): Uint8Array {
   const point = bls12381().G2.hashToCurve(message, { DST: dst }) as unknown as G2;

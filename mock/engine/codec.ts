@@ -175,27 +175,26 @@ export function utxoRecord(chain: UtxoChain, txID: string, index: number, assetI
     codecs.getDefaultCodecId().toBytes(),
     utxo.toBytes(codecs.getDefaultCodec()),
   ) as Uint8Array;
+  return utxoOf(txID, index, assetID, output, bytes);
+}
+
+/** The world's record of a UTXO from its codec output (a stakeable.LockOut unwrapped) and its bytes. */
+export function utxoOf(
+  txID: string,
+  outputIndex: number,
+  assetID: string,
+  output: Transaction,
+  bytes: Uint8Array,
+): Utxo {
   let inner = output;
   let stakeableLocktime = 0n;
   if (inner._type === 'pvm.StakeableLockOut') {
     stakeableLocktime = inner.lockTime.value();
     inner = inner.transferOut;
   }
-  const amount =
-    typeof inner.amount === 'function' && inner._type === 'secp256k1fx.TransferOutput'
-      ? (inner.amount() as bigint)
-      : 0n;
+  const amount = inner._type === 'secp256k1fx.TransferOutput' ? (inner.amount() as bigint) : 0n;
   const owner = ownerOf(inner) ?? { locktime: 0n, threshold: 0, addresses: [] };
-  return {
-    key: utxoKeyOf(txID, index),
-    txID,
-    outputIndex: index,
-    assetID,
-    amount,
-    owner,
-    stakeableLocktime,
-    bytes,
-  };
+  return { key: utxoKeyOf(txID, outputIndex), txID, outputIndex, assetID, amount, owner, stakeableLocktime, bytes };
 }
 
 /** linearcodec type ID of a stored UTXO's output (after codec version, tx ID, index, asset ID). */

@@ -14,7 +14,7 @@ import type { Owner, UtxoChain } from '../world/types.ts';
 import { setConnection, uptimeFrom } from '../world/uptime.ts';
 import type { World } from '../world/world.ts';
 import { addL1Validator, convertSubnet, setL1ValidatorBalance } from './dev-l1.ts';
-import { MAX_UINT64, ownerOf, uint } from './dev-params.ts';
+import { MAX_UINT64, assetOf, ownerOf, uint } from './dev-params.ts';
 
 const percent = (share: number) => (share * 100).toFixed(4);
 
@@ -52,10 +52,7 @@ export class StateEdits {
     if (amount === 0n) throw new Error('amount must be greater than 0');
     const stakeableLocktime = p.stakeableLocktime === undefined ? 0n : uint(p.stakeableLocktime, 'stakeableLocktime');
     if (stakeableLocktime > 0n && chain !== 'P') throw new Error('only P-Chain UTXOs are stake-locked');
-    const asked = typeof p.assetID === 'string' ? p.assetID : undefined;
-    const assetID =
-      asked === undefined ? this.world.network.avaxAssetID : (this.world.assetAliases.get(asked) ?? asked);
-    if (!this.world.assets.has(assetID)) throw new Error(`asset '${asked}' not found`);
+    const assetID = assetOf(this.world, p.assetID);
     if (chain === 'P' && assetID !== this.world.network.avaxAssetID) throw new Error('P-Chain UTXOs hold AVAX only');
     const txID = this.syntheticTxID('addUtxo', owner.addresses.join(','));
     const utxo = makeUtxo({ txID, outputIndex: 0, assetID, amount, owner, stakeableLocktime });

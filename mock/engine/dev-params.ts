@@ -33,6 +33,14 @@ export function addressOf(world: World, value: unknown): { chain: UtxoChain; own
   return { chain, owner: Buffer.from(decoded.payload).toString('hex') };
 }
 
+/** The `assetID` param of an asset this world has: its ID or an alias, AVAX when absent. */
+export function assetOf(world: World, value: unknown): string {
+  const asked = typeof value === 'string' ? value : undefined;
+  const assetID = asked === undefined ? world.network.avaxAssetID : (world.assetAliases.get(asked) ?? asked);
+  if (!world.assets.has(assetID)) throw new Error(`asset '${asked}' not found`);
+  return assetID;
+}
+
 /** secp256k1fx OutputOwners from addresses (sorted and unique, as the codec requires), a threshold and a locktime. */
 export function ownerOf(world: World, p: Record<string, unknown>): Owner {
   if (!Array.isArray(p.addresses) || p.addresses.length === 0) throw new Error('addresses must list one or more');

@@ -5,18 +5,17 @@
 import { createECDH, createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { bech32Decode, bech32Encode, cb58Decode, cb58Encode } from '../../generators/formats.ts';
+import { bech32Encode, cb58Decode, cb58Encode } from '../../generators/formats.ts';
 import { makeUtxo, sha256 } from '../world/codec.ts';
 import { EWOQ_PRIVATE_KEY } from '../world/networks.ts';
 import { LAST_RFC3339_SECOND, type Params, rfc3339 } from '../world/reads.ts';
-import type { UtxoChain } from '../world/types.ts';
 import type { World } from '../world/world.ts';
 import type { Engine, SavedPools } from './engine.ts';
-import { gasPrice } from './p.ts';
+import { gasPrice } from '../world/fees.ts';
 import { advanceTime } from './staking.ts';
 import type { CChainParts, LazyCChain } from '../lazy-cchain.ts';
 import { StateEdits } from './dev-edits.ts';
-import { MAX_UINT64, addressOf, uint } from './dev-params.ts';
+import { MAX_UINT64, addressOf, assetOf, uint } from './dev-params.ts';
 import { txBytes } from './handlers.ts';
 import { replayMempools } from './mempools.ts';
 import { type Simulation, simulateTx } from './simulate.ts';
@@ -127,22 +126,12 @@ export class DevControls extends StateEdits {
       const serial = this.funded++;
       return this.cchain.load().then((c) => c.dev.fundC(this.world, c.chain, address, amount, serial));
     }
-    const dash = address.indexOf('-');
-    const chain = address.slice(0, dash) as UtxoChain;
-    const decoded = bech32Decode(address.slice(dash + 1));
-    if ((chain !== 'X' && chain !== 'P') || !decoded || decoded.payload.length !== 20)
-      throw new Error(`${JSON.stringify(address)} is not an X- or P-Chain address`);
-    if (decoded.hrp !== this.world.network.hrp)
-      throw new Error(`address ${address} is not on this network: its HRP is not ${this.world.network.hrp}`);
-    const asked = typeof p.assetID === 'string' ? p.assetID : undefined;
-    const assetID =
-      asked === undefined ? this.world.network.avaxAssetID : (this.world.assetAliases.get(asked) ?? asked);
-    if (!this.world.assets.has(assetID)) throw new Error(`asset '${asked}' not found`);
+    const { chain, owner } = addressOf(this.world, address);
+    const assetID = assetOf(this.world, p.assetID);
     const amount = uint(p.amount, 'amount');
     // secp256k1fx's output verification: the node never makes an output of no value.
     if (amount === 0n) throw new Error('amount must be more than 0: an output has a value');
     const locktime = p.locktime === undefined ? 0n : uint(p.locktime, 'locktime');
-    const owner = Buffer.from(decoded.payload).toString('hex');
     const balance =
       this.world
         .utxosOf(chain, owner)

@@ -25,7 +25,7 @@ const DROPPED_KEPT = 64;
 const VERIFY_HEAD = "couldn't issue tx: failed verification: ";
 const reasonOf = (message: string) => (message.startsWith(VERIFY_HEAD) ? message.slice(VERIFY_HEAD.length) : message);
 /** vms/txs/mempool maxMempoolSize: the bytes of transactions one chain's mempool holds. */
-export const MEMPOOL_BYTES = 64 * 1024 * 1024;
+const MEMPOOL_BYTES = 64 * 1024 * 1024;
 
 export type Mining = { mode: 'auto' } | { mode: 'manual' } | { mode: 'interval'; blockTimeMs: number };
 

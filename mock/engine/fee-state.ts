@@ -16,9 +16,9 @@ import { avalanche } from '../shared/avalanche.ts';
 
 const MAX_UINT64 = 0xffff_ffff_ffff_ffffn;
 /** The least time between two of the mock's blocks, for the fee state only (see above). */
-export const BLOCK_SECONDS_MIN = 1n;
+const BLOCK_SECONDS_MIN = 1n;
 
-export const FEE_TEXTS = {
+const FEE_TEXTS = {
   // vms/components/gas/state.go ErrInsufficientCapacity
   insufficientCapacity: 'insufficient capacity',
 } as const;

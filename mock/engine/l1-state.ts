@@ -6,7 +6,7 @@
 import { upgradeActive } from '../world/reads-info.ts';
 import type { L1Validator, WorldConfig } from '../world/types.ts';
 import type { World } from '../world/world.ts';
-import { gasPrice } from './p.ts';
+import { gasPrice } from '../world/fees.ts';
 import { feeStateAt } from './fee-state.ts';
 
 const MAX_UINT64 = 0xffff_ffff_ffff_ffffn;

@@ -10,7 +10,8 @@ import { compressedHex, verifyProofOfPossession } from './bls.ts';
 import type { DecodedTx, Transaction } from './codec.ts';
 import { type Effects, noEffects, outputsOf } from './effects.ts';
 import { L1_TEXTS, expiryKey, isActive } from './l1-state.ts';
-import { authorize, txFee, flowP, spendAll, syntacticP } from './p.ts';
+import { authorize, txFee, spendAll, syntacticP } from './p.ts';
+import { verifyConservation } from './locked.ts';
 import { Refusal, TEXTS } from './refusals.ts';
 import { verifyCredentials } from './spend.ts';
 import { nodeIDText, parseAddressedCall, parseL1Message, parseWarp, verifyWarpSignature } from './warp.ts';
@@ -69,7 +70,7 @@ export function checkNewValidation(
 function pay(world: World, decoded: DecodedTx, creds: Uint8Array[][], extra: bigint, effects: Effects): void {
   const { ins, outs } = syntacticP(world, decoded);
   effects.consumed = spendAll(world, decoded, ins, creds);
-  flowP(world, ins, outs, txFee(world, decoded) + extra);
+  verifyConservation(world, ins, outs, txFee(world, decoded) + extra);
   effects.produced = outputsOf('P', decoded, outs);
 }
 

@@ -8,6 +8,7 @@ import type { TransferableInput, TransferableOutput } from '@avalabs/avalanchejs
 import { avalanche } from '../shared/avalanche.ts';
 import { atomicKey, type World } from '../world/world.ts';
 import type { Utxo } from '../world/types.ts';
+import { gasPrice } from '../world/fees.ts';
 import {
   type DecodedTx,
   STAKEABLE_LOCK_OUT,
@@ -35,19 +36,6 @@ import {
 } from './syntax.ts';
 import { sameSubnet } from './x.ts';
 
-/** gas.CalculatePrice (vms/components/gas/gas.go): minPrice * e^(excess / K), by the node's integer Taylor series. */
-export function gasPrice(minPrice: bigint, excess: bigint, k: bigint): bigint {
-  const max = k * 0xffff_ffff_ffff_ffffn;
-  let output = 0n;
-  let accumulator = minPrice * k;
-  for (let i = 1n; accumulator > 0n; i++) {
-    output += accumulator;
-    if (output >= max) return 0xffff_ffff_ffff_ffffn;
-    accumulator = (accumulator * excess) / k / i;
-  }
-  return output / k;
-}
-
 /** The fee the node requires of `tx` now: its complexity's gas (vms/platformvm/txs/fee) at the current gas price. */
 export function dynamicFee(world: World, tx: Transaction): bigint {
   const { weights, minPrice, excessConversionConstant } = world.config.fee;
@@ -65,7 +53,7 @@ export function dynamicFee(world: World, tx: Transaction): bigint {
  * config, which info.getTxFee answers. Etna's types were not in its visitor (ErrUnsupportedTx): they keep the dynamic
  * fee here, as no pre-Etna network activated them.
  */
-export function staticFee(world: World, tx: Transaction): bigint | undefined {
+function staticFee(world: World, tx: Transaction): bigint | undefined {
   const fees: Record<string, string> = infoReads(world).getTxFee();
   const primary = () => tx.subnetValidator.subnetId.toString() === world.chainIDs.P;
   const name = ((): string | undefined => {
@@ -100,7 +88,7 @@ export function txFee(world: World, decoded: DecodedTx): bigint {
 }
 
 /** utxo/verifier.go VerifySpendUTXOs for one input: the stakeable lock, then the fx's spend check. */
-export function spendP(
+function spendP(
   world: World,
   decoded: DecodedTx,
   input: TransferableInput,
@@ -130,16 +118,6 @@ export function spendP(
   } catch (error) {
     throw error instanceof Refusal ? new Refusal(`failed to verify transfer: ${error.message}`) : error;
   }
-}
-
-/** The conservation of funds, locked and unlocked, plus the fee (./locked.ts); `fee` holds any extra AVAX burnt. */
-export function flowP(
-  world: World,
-  ins: readonly TransferableInput[],
-  outs: readonly TransferableOutput[],
-  fee: bigint,
-): void {
-  verifyConservation(world, ins, outs, fee);
 }
 
 /** Runs `check`, prefixing its refusal with `prefix` as the node's `fmt.Errorf("prefix: %w")` does. */
@@ -336,7 +314,7 @@ function standard(world: World, decoded: DecodedTx): Effects {
     spendP(world, decoded, input, utxo, creds[ins.length + i]!);
     effects.imported.push(key);
   });
-  flowP(world, [...ins, ...imported], [...outs, ...exported], txFee(world, decoded));
+  verifyConservation(world, [...ins, ...imported], [...outs, ...exported], txFee(world, decoded));
   effects.produced = outputsOf('P', decoded, outs);
   if (exported.length > 0)
     effects.exported = exportsOf(world, 'P', decoded, exported, outs.length, tx.destination.toString());

@@ -10,9 +10,10 @@ import type { World } from '../world/world.ts';
 import { avalanche } from '../shared/avalanche.ts';
 import type { Engine } from './engine.ts';
 import { metered, nextBlockFeeState, txGas } from './fee-state.ts';
-import { gasPrice, txFee } from './p.ts';
+import { gasPrice } from '../world/fees.ts';
+import { txFee } from './p.ts';
 
-export interface SimulatedUtxo {
+interface SimulatedUtxo {
   utxoID: string;
   txID: string;
   outputIndex: number;

@@ -17,7 +17,7 @@ const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
  * RecoverPublicKeyFromHash: a high-S signature is "mutated", one that recovers to no key is invalid); the address is
  * RIPEMD-160 of SHA-256 of the compressed key.
  */
-export function signer(hash: Uint8Array, signature: Uint8Array): string {
+function signer(hash: Uint8Array, signature: Uint8Array): string {
   const key = hex(hash) + hex(signature);
   let result = recovered.get(key);
   if (result === undefined) {

@@ -7,7 +7,6 @@ import type { TransferableInput, TransferableOutput } from '@avalabs/avalanchejs
 import { avalanche } from '../shared/avalanche.ts';
 import { cb58Encode } from '../../generators/formats.ts';
 import { accruedDelegateeReward, delegateeShare, potentialReward } from '../world/reward.ts';
-import { isCurrent } from '../world/stakers.ts';
 import { earnsReward } from '../world/uptime.ts';
 import { EMPTY_ID } from '../world/networks.ts';
 import type { Staker, Utxo } from '../world/types.ts';
@@ -17,22 +16,16 @@ import { verifyProofOfPossession } from './bls.ts';
 import { type Effects, noEffects, outputsOf } from './effects.ts';
 import { makeUtxo } from '../world/codec.ts';
 import { Refusal, TEXTS } from './refusals.ts';
-import { txFee, flowP, spendAll, syntacticP, verifyMemo, wrapped } from './p.ts';
+import { txFee, spendAll, syntacticP, verifyMemo, wrapped } from './p.ts';
+import { verifyConservation } from './locked.ts';
 import { advanceL1 } from './l1-state.ts';
+import { findValidator } from './subnets.ts';
 import { checkOutputsSorted, verifyOwners, verifyTransferableOutput } from './syntax.ts';
 
 const MAX_VALIDATOR_WEIGHT_FACTOR = 5n;
 const PERCENT = 1_000_000n;
 const MAX_UINT64 = 0xffff_ffff_ffff_ffffn;
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
-
-function currentValidator(world: World, subnetID: string, nodeID: string): Staker | undefined {
-  const now = world.time.get();
-  for (const s of world.stakers.values())
-    if (s.subnetID === subnetID && s.nodeID === nodeID && !s.validatorTxID && (isCurrent(s, now) || s.startTime > now))
-      return s;
-  return undefined;
-}
 
 /** Verifies a staking transaction; undefined for any other kind (./p.ts verifies those). */
 export function verifyStaking(world: World, decoded: DecodedTx): Effects | undefined {
@@ -65,7 +58,7 @@ export function verifyStaking(world: World, decoded: DecodedTx): Effects | undef
   if (duration > staking.maxStakeDuration) throw new Refusal(TEXTS.stakeTooLong);
   if (stakedAsset !== world.network.avaxAssetID)
     throw new Refusal(TEXTS.wrongStakedAsset(world.network.avaxAssetID, stakedAsset));
-  const existing = currentValidator(world, subnetID, nodeID);
+  const existing = findValidator(world, subnetID, nodeID);
   if (isValidator && existing) throw new Refusal(TEXTS.duplicateValidator(nodeID, subnetID));
   if (!isValidator) {
     if (!existing) throw new Refusal(TEXTS.noValidator(nodeID, subnetID));
@@ -82,7 +75,7 @@ export function verifyStaking(world: World, decoded: DecodedTx): Effects | undef
   const effects = noEffects();
   try {
     effects.consumed = spendAll(world, decoded, ins, decoded.credentials);
-    flowP(world, ins, [...outs, ...stakeOuts], txFee(world, decoded));
+    verifyConservation(world, ins, [...outs, ...stakeOuts], txFee(world, decoded));
   } catch (error) {
     throw error instanceof Refusal ? new Refusal(`${TEXTS.flowCheckFailed}: ${error.message}`) : error;
   }

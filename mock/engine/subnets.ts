@@ -9,7 +9,8 @@ import type { World } from '../world/world.ts';
 import { type DecodedTx, ownerOf } from './codec.ts';
 import { type Effects, noEffects, outputsOf } from './effects.ts';
 import { verifyOwners, verifySigIndices } from './syntax.ts';
-import { authorize, txFee, flowP, spendAll, syntacticP, verifyMemo } from './p.ts';
+import { authorize, txFee, spendAll, syntacticP, verifyMemo } from './p.ts';
+import { verifyConservation } from './locked.ts';
 import { Refusal, TEXTS } from './refusals.ts';
 
 /** The node's GetValidator: a current or pending validator (not a delegator) of the subnet. */
@@ -26,7 +27,7 @@ function pay(world: World, decoded: DecodedTx, creds: Uint8Array[][], effects: E
   const { ins, outs } = syntacticP(world, decoded);
   try {
     effects.consumed = spendAll(world, decoded, ins, creds);
-    flowP(world, ins, outs, txFee(world, decoded));
+    verifyConservation(world, ins, outs, txFee(world, decoded));
   } catch (error) {
     throw error instanceof Refusal ? new Refusal(`${TEXTS.flowCheckFailed}: ${error.message}`) : error;
   }

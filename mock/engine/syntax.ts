@@ -50,7 +50,7 @@ export function verifyOutput(output: Transaction): void {
 }
 
 /** The Verify of an fx input (stakeable.LockIn around a secp256k1fx.TransferInput on P). */
-export function verifyInput(input: Transaction): void {
+function verifyInput(input: Transaction): void {
   if (input._type === 'pvm.StakeableLockIn') {
     if (input.lockTime.value() === 0n) throw new Refusal(TEXTS.invalidLocktime);
     if (input.transferableInput._type === 'pvm.StakeableLockIn') throw new Refusal(TEXTS.nestedStakeableLocks);

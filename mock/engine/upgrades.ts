@@ -23,7 +23,7 @@ const GATED: Record<string, 'durango' | 'helicon'> = {
   'pvm.SetAutoRenewedValidatorConfigTx': 'helicon',
 };
 
-export const UPGRADE_TEXTS = {
+const UPGRADE_TEXTS = {
   // vms/platformvm/txs/executor/staker_tx_verification.go, standard_tx_executor.go
   durango: 'attempting to use a Durango-upgrade feature prior to activation',
   helicon: 'attempting to use a Helicon-upgrade feature prior to activation',

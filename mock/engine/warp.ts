@@ -16,7 +16,7 @@ const QUORUM = { numerator: 67n, denominator: 100n };
 /** A refusal of txs/executor's warp verifier, which block/executor/manager.go wraps apart from execution's. */
 export class WarpRefusal extends Refusal {}
 
-export const WARP_TEXTS = {
+const WARP_TEXTS = {
   // vms/platformvm/warp/signer.go, signature.go, validator.go
   wrongNetworkID: 'wrong networkID',
   invalidBitSet: 'bitset is invalid',

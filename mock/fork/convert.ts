@@ -1,16 +1,15 @@
 /** The source's API answers as the world's records (./start.ts reads them, ./lazy.ts loads UTXOs). */
 import { hash } from 'node:crypto';
 import { bech32Decode, cb58Decode, cb58Encode } from '../../generators/formats.ts';
-import { ownerOf } from '../engine/codec.ts';
+import { utxoOf } from '../engine/codec.ts';
 import { avalanche, forReading } from '../shared/avalanche.ts';
 import { decodeBytes } from '../shared/formatting.ts';
-import { utxoKeyOf } from '../world/codec.ts';
 import type { L1Validator, Owner, Staker, Utxo, UtxoChain } from '../world/types.ts';
 
 type Json = Record<string, unknown>;
 
 /** The 40-hex short ID of an address as the APIs write it (`P-fuji1…`, `fuji1…`). */
-export function shortIDOf(address: string): string {
+function shortIDOf(address: string): string {
   const text = address.slice(address.indexOf('-') + 1);
   // Older releases wrote subnets' control keys as cb58 short IDs.
   const payload = bech32Decode(text)?.payload ?? cb58Decode(text);
@@ -135,26 +134,8 @@ function decodedUtxo(chain: UtxoChain, bytes: Uint8Array): Utxo {
   const { Utxo: CodecUtxo, utils } = avalanche();
   const manager = utils.getManagerForVM(chain === 'X' ? 'AVM' : 'PVM');
   const utxo = manager.unpack(forReading(bytes), CodecUtxo);
-  const txID = utxo.utxoId.txID.toString();
-  const outputIndex = utxo.utxoId.outputIdx.value();
-  // biome-ignore lint/suspicious/noExplicitAny: avalanchejs types the output as its base class.
-  let inner: any = utxo.output;
-  let stakeableLocktime = 0n;
-  if (inner._type === 'pvm.StakeableLockOut') {
-    stakeableLocktime = inner.lockTime.value();
-    inner = inner.transferOut;
-  }
-  const amount = inner._type === 'secp256k1fx.TransferOutput' ? (inner.amount() as bigint) : 0n;
-  return {
-    key: utxoKeyOf(txID, outputIndex),
-    txID,
-    outputIndex,
-    assetID: utxo.assetId.toString(),
-    amount,
-    owner: ownerOf(inner) ?? { locktime: 0n, threshold: 0, addresses: [] },
-    stakeableLocktime,
-    bytes,
-  };
+  const { utxoId } = utxo;
+  return utxoOf(utxoId.txID.toString(), utxoId.outputIdx.value(), utxo.assetId.toString(), utxo.output, bytes);
 }
 
 /**

@@ -21,7 +21,7 @@ export interface ResolvedFork {
 }
 
 /** ~/.cache/avalanche-mock/fork, or under $XDG_CACHE_HOME when set. */
-export function defaultCacheDir(): string {
+function defaultCacheDir(): string {
   const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
   return join(base, 'avalanche-mock', 'fork');
 }

@@ -109,13 +109,6 @@ export function writeOutput(out: Buffer, at: number, amount: bigint, owner: Owne
   }
 }
 
-/** A secp256k1fx.TransferOutput (type ID first), inside a stakeable.LockOut when it has a stakeable locktime. */
-export function outputBytes(amount: bigint, owner: Owner, stakeableLocktime = 0n): Buffer {
-  const out = Buffer.allocUnsafe(outputLength(owner, stakeableLocktime));
-  writeOutput(out, 0, amount, owner, stakeableLocktime);
-  return out;
-}
-
 export type UtxoFields = Omit<Utxo, 'key' | 'bytes'>;
 
 /**
@@ -175,11 +168,6 @@ export function makeUtxo(fields: UtxoFields): Utxo {
   return new LaidOutUtxo(utxoKeyOf(txID, outputIndex), txID, outputIndex, assetID, amount, owner, stakeableLocktime);
 }
 
-/** The key of the UTXO tables for a UTXO ID in cb58. */
-export function utxoKey(utxoID: string): string {
-  return Buffer.from(idBytes(utxoID)).toString('hex');
-}
-
 export function utxoIDOf(utxo: Utxo): string {
   return cb58Encode(Buffer.from(utxo.key, 'hex'));
 }
@@ -196,7 +184,6 @@ export function makeBlock(
   parent: { id: string; height: number } | undefined,
   timestamp: bigint,
   txs: Array<{ id: string; bytes: Uint8Array }>,
-  parentID = parent?.id,
 ): Block {
   const height = parent ? parent.height + 1 : 0;
   const count = Buffer.alloc(4);
@@ -208,7 +195,7 @@ export function makeBlock(
   };
   const typeID = Buffer.alloc(6);
   typeID.writeUInt32BE(chain === 'P' ? P_BANFF_STANDARD_BLOCK : X_STANDARD_BLOCK, 2);
-  const parentBytes = idBytes(parentID ?? cb58Encode(new Uint8Array(32)));
+  const parentBytes = idBytes(parent?.id ?? cb58Encode(new Uint8Array(32)));
   const body =
     chain === 'P'
       ? [u64(timestamp), parentBytes, u64(BigInt(height))]

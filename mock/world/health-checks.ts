@@ -59,7 +59,7 @@ const DURATIONS: Record<string, bigint> = {
 const DISK = { blockSize: 4096n, blocks: 268_435_456n, freeAtGenesis: 227_332_591_616n };
 
 /** `[major, minor, patch]` of `avalanchego/1.14.2`; a version that names no release is the newest. */
-export function releaseOf(version: string): [number, number, number] {
+function releaseOf(version: string): [number, number, number] {
   const match = /(\d+)\.(\d+)\.(\d+)/.exec(version);
   return match ? [Number(match[1]), Number(match[2]), Number(match[3])] : [Number.MAX_SAFE_INTEGER, 0, 0];
 }

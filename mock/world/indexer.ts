@@ -24,7 +24,7 @@ import type { World } from './world.ts';
 
 export type IndexedChain = 'X' | 'P' | 'C';
 /** The node's indexes by path below `/ext/index/`. `X/vtx` has held nothing since the X-Chain's linearization. */
-export const INDEX_NAMES = ['X/tx', 'X/block', 'X/vtx', 'P/block', 'C/block'] as const;
+const INDEX_NAMES = ['X/tx', 'X/block', 'X/vtx', 'P/block', 'C/block'] as const;
 export type IndexName = (typeof INDEX_NAMES)[number];
 
 export interface IndexedContainer {

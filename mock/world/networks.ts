@@ -78,7 +78,6 @@ export const FX_IDS = [vmID('secp256k1fx'), vmID('nftfx'), vmID('propertyfx')];
 
 /** The ewoq key every local network funds (genesis/genesis_local.go's EWOQKey). */
 export const EWOQ_PRIVATE_KEY = 'PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN';
-export const EWOQ_ADDRESS = 'local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u';
 
 const LOCAL_STAKERS: Staker[] = [
   [

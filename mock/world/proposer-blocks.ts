@@ -11,10 +11,9 @@
  * Codec (block/codec.go, linearcodec, version 0): u16 version, u32 type ID, then the fields in order; `[]byte` is a
  * u32 length and the bytes. The block ID is the SHA-256 of the bytes up to the signature's length prefix.
  */
-import { X509Certificate, createHash, createPrivateKey, sign } from 'node:crypto';
+import { X509Certificate, createPrivateKey, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cb58Encode } from '../../generators/formats.ts';
 import { idBytes, idFromBytes, sha256, u32, u64 } from './codec.ts';
 
 export interface Epoch {
@@ -98,12 +97,6 @@ export function proposerBlockBytes(block: ProposerBlock): Uint8Array {
     bytesOf.set(block, bytes);
   }
   return bytes;
-}
-
-/** The node ID a certificate stands for (ids.NodeIDFromCert): RIPEMD-160 of SHA-256 of its DER bytes. */
-export function localStakerNodeID(): string {
-  const digest = createHash('ripemd160').update(sha256(localStaker().certificate)).digest();
-  return `NodeID-${cb58Encode(digest)}`;
 }
 
 /**

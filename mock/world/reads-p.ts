@@ -11,7 +11,7 @@ import {
   type Reads,
   allUtxos,
   apiOwner,
-  blockAnswer,
+  blockReads,
   encode,
   encodingOf,
   formatAddress,
@@ -321,17 +321,7 @@ export function pChainReads(world: World, types: TxTypes) {
       if (tx?.chain !== 'P' || tx.status === 'Accepted') return { status: 'Unknown' as const };
       return { status: tx.status, ...(tx.reason ? { reason: tx.reason } : {}) };
     },
-    getBlock: (p) => {
-      const id = String(p.blockID ?? EMPTY_ID);
-      const block = world.blockIDs.get(id);
-      if (block?.chain !== 'P') throw new Error(`couldn't get block with id ${id}: not found`);
-      return blockAnswer(world, block, p, id, types);
-    },
-    getBlockByHeight: (p) => {
-      const block = world.blocks.P.at(Number(p.height ?? 0));
-      if (!block) throw new Error(`couldn't get block at height ${p.height ?? 0}: not found`);
-      return blockAnswer(world, block, p, block.id, types);
-    },
+    ...blockReads(world, 'P', types),
     getRewardUTXOs: (p) => {
       const encoding = encodingOf(p);
       const utxos = world.rewardUtxos.get(String(p.txID ?? '')) ?? [];

@@ -7,7 +7,7 @@ import { EMPTY_ID } from './networks.ts';
 import {
   type Params,
   type Reads,
-  blockAnswer,
+  blockReads,
   parseID,
   parseServiceAddress,
   txAnswer,
@@ -97,18 +97,7 @@ export function xChainReads(world: World, types: TxTypes) {
     },
     getTxFee: () => ({ txFee: String(world.config.txFee), createAssetTxFee: String(world.config.createAssetTxFee) }),
     getHeight: () => ({ height: String(world.tip('X').height) }),
-    getBlock: (p) => {
-      const id = String(p.blockID ?? EMPTY_ID);
-      const block = world.blockIDs.get(id);
-      if (block?.chain !== 'X') throw new Error(`couldn't get block with id ${id}: not found`);
-      return blockAnswer(world, block, p, id, types);
-    },
-    getBlockByHeight: (p) => {
-      const height = Number(p.height ?? 0);
-      const block = world.blocks.X.at(height);
-      if (!block) throw new Error(`couldn't get block at height ${p.height ?? 0}: not found`);
-      return blockAnswer(world, block, p, block.id, types);
-    },
+    ...blockReads(world, 'X', types),
     getTx: (p) => {
       const tx = world.txs.get(txID(p));
       if (tx?.chain !== 'X' || tx.status !== 'Accepted') throw new Error('not found');

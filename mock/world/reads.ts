@@ -11,6 +11,7 @@ import { utxoIDOf } from './codec.ts';
 import { blockJson } from './json-block.ts';
 import { type GoJson, writeGoJson } from './json-go.ts';
 import type { Block, Encoding, Owner, Tx, Utxo, UtxoChain } from './types.ts';
+import { EMPTY_ID } from './networks.ts';
 import type { World } from './world.ts';
 
 /**
@@ -374,8 +375,25 @@ export function txAnswer(
   return { tx: encode(tx.bytes, encoding), encoding };
 }
 
-/** `getBlock`'s and `getBlockByHeight`'s answer, in the requested encoding or the node's JSON form. */
-export function blockAnswer(
+/** `getBlock` and `getBlockByHeight` of the X- or P-Chain. */
+export function blockReads(world: World, chain: UtxoChain, types: TxTypes) {
+  return {
+    getBlock: (p: Params) => {
+      const id = String(p.blockID ?? EMPTY_ID);
+      const block = world.blockIDs.get(id);
+      if (block?.chain !== chain) throw new Error(`couldn't get block with id ${id}: not found`);
+      return blockAnswer(world, block, p, id, types);
+    },
+    getBlockByHeight: (p: Params) => {
+      const block = world.blocks[chain].at(Number(p.height ?? 0));
+      if (!block) throw new Error(`couldn't get block at height ${p.height ?? 0}: not found`);
+      return blockAnswer(world, block, p, block.id, types);
+    },
+  };
+}
+
+/** A block's answer, in the requested encoding or the node's JSON form. */
+function blockAnswer(
   world: World,
   block: Block,
   params: Params,

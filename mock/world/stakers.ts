@@ -8,13 +8,15 @@ import type { World } from './world.ts';
 
 export const isCurrent = (staker: Staker, time: bigint) => staker.startTime <= time && time < staker.endTime;
 
-export function validatorsOf(world: World, subnetID: string, time = world.time.get()): Staker[] {
+export function validatorsOf(world: World, subnetID: string): Staker[] {
+  const time = world.time.get();
   return [...world.stakers.values()]
     .filter((s) => s.subnetID === subnetID && !s.validatorTxID && isCurrent(s, time))
     .sort(byNodeID);
 }
 
-export function delegatorsOf(world: World, validator: Staker, time = world.time.get()): Staker[] {
+export function delegatorsOf(world: World, validator: Staker): Staker[] {
+  const time = world.time.get();
   return [...world.stakers.values()].filter((s) => s.validatorTxID === validator.txID && isCurrent(s, time));
 }
 

@@ -33,7 +33,7 @@ export interface AtomicUtxo extends Utxo {
   destinationChain: string;
 }
 
-export type TxStatus = 'Processing' | 'Accepted' | 'Committed' | 'Aborted' | 'Dropped' | 'Unknown';
+type TxStatus = 'Processing' | 'Accepted' | 'Committed' | 'Aborted' | 'Dropped' | 'Unknown';
 
 export interface Tx {
   id: string;
@@ -83,7 +83,7 @@ export interface Blockchain {
   genesisData: Uint8Array;
 }
 
-export interface Signer {
+interface Signer {
   /** 0x hex, as the node writes them. */
   publicKey: string;
   proofOfPossession: string;

@@ -16,7 +16,7 @@ export interface UptimeRecord {
 }
 
 /** genesis/genesis_{local,fuji,mainnet}.go UptimeRequirement: .8 on every network. */
-export const UPTIME_REQUIREMENT = 0.8;
+const UPTIME_REQUIREMENT = 0.8;
 
 export const isConnected = (world: World, nodeID: string): boolean => world.uptimes.get(nodeID)?.connected ?? false;
 

@@ -6,7 +6,7 @@ import type { WorldOptions } from './genesis.ts';
 import { NETWORK_NAMES } from './networks.ts';
 
 /** The most funded keys, and UTXOs per key and chain, a world is built with (`--accounts`, `--utxos-per-account`). */
-export const MAX_COUNT = 1_000_000;
+const MAX_COUNT = 1_000_000;
 
 const COUNTS = { accounts: 0, utxosPerAccount: 1 } as const;
 

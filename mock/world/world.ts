@@ -2,7 +2,7 @@
  * One simulated network's state, from which every answer is read. All of it lives in journaled tables (./journal.ts),
  * so that snapshot() and revert() work for any change made through them; that is the one way to change a world:
  *
- * - `utxos.X` / `utxos.P`: set(utxo.key, utxo) to produce, delete(key) to consume (keys: codec.ts utxoKey, hex of
+ * - `utxos.X` / `utxos.P`: set(utxo.key, utxo) to produce, delete(key) to consume (keys: codec.ts utxoKeyOf, hex of
  *   the ID's bytes); the owner indexes follow.
  * - `atomic`: shared memory, keyed by atomicKey(destinationChain, utxo.key); set to export, delete to import.
  * - `txs`: by ID with status; `blocks.X` / `blocks.P`: push(block) (see acceptBlock), `blockIDs` by ID.
@@ -228,8 +228,9 @@ export class World {
     return this.blocks[chain].last()!;
   }
 
-  /** Appends an accepted block and indexes it; its transactions get `status` and the block's ID. */
-  acceptBlock(block: Block, status: 'Accepted' | 'Committed' = block.chain === 'P' ? 'Committed' : 'Accepted'): void {
+  /** Appends an accepted block and indexes it; its transactions get the block's ID and the chain's word for it. */
+  acceptBlock(block: Block): void {
+    const status = block.chain === 'P' ? 'Committed' : 'Accepted';
     const txs = block.txIDs.map((id) => this.txs.get(id)).filter((tx) => tx !== undefined);
     acceptIntoIndexes(this, block.chain, block, txs);
     this.blocks[block.chain].push(block);

@@ -14,7 +14,7 @@ import {
 } from '@avalabs/avalanchejs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bech32Encode } from '../../generators/formats.ts';
-import { gasPrice } from '../../mock/engine/p.ts';
+import { gasPrice } from '../../mock/world/fees.ts';
 import { PChainClient, XChainClient } from '../../generated/client/dist/index.js';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import type { UtxoChain } from '../../mock/world/types.ts';

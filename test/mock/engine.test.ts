@@ -27,7 +27,7 @@ import { EWOQ, ewoq, sdkContext } from './sdk-world.ts';
 import { cb58Encode } from '../../generators/formats.ts';
 import { DevControls } from '../../mock/engine/dev.ts';
 import { Engine } from '../../mock/engine/engine.ts';
-import { gasPrice } from '../../mock/engine/p.ts';
+import { gasPrice } from '../../mock/world/fees.ts';
 import { proofOfPossession as pop } from '../../mock/engine/bls.ts';
 import { advanceTime } from '../../mock/engine/staking.ts';
 import { loadWorld, saveWorld } from '../../mock/engine/state-file.ts';

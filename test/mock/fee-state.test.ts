@@ -12,7 +12,7 @@ import { loadWorld, saveWorld } from '../../mock/engine/state-file.ts';
 import { DevControls } from '../../mock/engine/dev.ts';
 import { Engine } from '../../mock/engine/engine.ts';
 import { advanceGasState, consumeGas } from '../../mock/engine/fee-state.ts';
-import { gasPrice } from '../../mock/engine/p.ts';
+import { gasPrice } from '../../mock/world/fees.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
 import { idOf } from '../../mock/world/codec.ts';
 import { TX_TYPES } from '../../mock/engine/handlers.ts';

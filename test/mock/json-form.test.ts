@@ -21,7 +21,7 @@ import { rpc, send } from '../support/rpc.ts';
 import { EWOQ, ewoq, sdkContext } from './sdk-world.ts';
 import { bech32Encode, cb58Encode } from '../../generators/formats.ts';
 import { Engine } from '../../mock/engine/engine.ts';
-import { gasPrice } from '../../mock/engine/p.ts';
+import { gasPrice } from '../../mock/world/fees.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
 import { FX_IDS } from '../../mock/world/networks.ts';

@@ -33,7 +33,7 @@ import { Engine } from '../../mock/engine/engine.ts';
 import { startMockNode } from '../../mock/node.ts';
 import { appendIndex, conversionID } from '../../mock/engine/l1.ts';
 import { validatorCost } from '../../mock/engine/l1-state.ts';
-import { gasPrice } from '../../mock/engine/p.ts';
+import { gasPrice } from '../../mock/world/fees.ts';
 import { advanceTime } from '../../mock/engine/staking.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
 import { TX_TYPES } from '../../mock/engine/handlers.ts';

@@ -21,7 +21,7 @@ import { EWOQ, ewoq, sdkContext } from './sdk-world.ts';
 import { cb58Encode } from '../../generators/formats.ts';
 import { proofOfPossession as pop } from '../../mock/engine/bls.ts';
 import { Engine } from '../../mock/engine/engine.ts';
-import { gasPrice } from '../../mock/engine/p.ts';
+import { gasPrice } from '../../mock/world/fees.ts';
 import { idOf } from '../../mock/world/codec.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
 import type { World } from '../../mock/world/world.ts';

@@ -5,7 +5,7 @@
 import { addTxSignatures, avm, pvm, TransferableOutput, utils } from '@avalabs/avalanchejs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EWOQ, ewoq, sdkContext } from './sdk-world.ts';
-import { gasPrice } from '../../mock/engine/p.ts';
+import { gasPrice } from '../../mock/world/fees.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
 import { pDropReason, pRefusal } from './refusal.ts';

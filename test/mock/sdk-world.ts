@@ -4,7 +4,7 @@
  */
 import { secp256k1, utils } from '@avalabs/avalanchejs';
 import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
-import { gasPrice } from '../../mock/engine/p.ts';
+import { gasPrice } from '../../mock/world/fees.ts';
 import type { World } from '../../mock/world/world.ts';
 
 export const EWOQ = new Uint8Array(utils.base58check.decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)));

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { validatorCost } from '../../mock/engine/l1-state.ts';
-import { gasPrice } from '../../mock/engine/p.ts';
+import { gasPrice } from '../../mock/world/fees.ts';
 
 const MAX = 0xffff_ffff_ffff_ffffn;
 

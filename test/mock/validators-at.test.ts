@@ -16,7 +16,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { EWOQ, ewoq, sdkContext } from './sdk-world.ts';
 import { cb58Encode } from '../../generators/formats.ts';
 import { Engine } from '../../mock/engine/engine.ts';
-import { gasPrice } from '../../mock/engine/p.ts';
+import { gasPrice } from '../../mock/world/fees.ts';
 import { advanceTime } from '../../mock/engine/staking.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
 import { EMPTY_ID } from '../../mock/world/networks.ts';
