@@ -7,10 +7,12 @@
  * cannot turn off (observability {} and the logger off already): measured ~1.2 µs of CPU per gas of a 3-op loop with
  * bailOnCallFailure on or off, so coreth's 50,000,000 gas cap takes a minute of CPU, holding the chain's queue. EDR
  * cannot be stopped mid-run, so a call runs first within PROBE_GAS; only one that runs out of that gas at its top is
- * run again with more, each time only while the run, projected from the last one's time, ends within the 5 s.
+ * run again with more, each time only while the run, projected from the last one's time, ends within the 5 s. Code
+ * whose course depends on its gas cannot be run in steps: see boundedCall.
  */
 import { STEP_TRACE_GAS, STEPS, VM_ERRORS, vmError } from './access-list.ts';
 import { readsGas, type Trace } from './access-list-tracer.ts';
+import { detachedCall } from './detached-call.ts';
 import { type CChain, EvmError } from './evm.ts';
 import { RPC_GAS_CAP } from './transaction-args.ts';
 
@@ -18,6 +20,11 @@ type Provider = Parameters<Parameters<CChain['run']>[0]>[0];
 
 /** The gas of a call's first run: ~0.5 s of the engine's CPU on the costliest steps (2-3 gas each). */
 const PROBE_GAS = 500_000n;
+/**
+ * The first run of gas-shaped code, which only tells an ordinary call (most take less) from one for the second
+ * engine, whose whole run must fit in what is left of the 5 s.
+ */
+const SHAPED_PROBE_GAS = 100_000n;
 /** RPCEVMTimeout's default (eth/ethconfig/config.go). */
 const TIMEOUT_MS = 5_000;
 const TIMEOUT = 'execution aborted (timeout = 5s)';
@@ -73,10 +80,22 @@ async function topCode(chain: CChain, provider: Provider, [args, block = 'latest
 /** The gas the engine asks beyond `limit`, when it refused the call's intrinsic gas. */
 const intrinsicOf = (error: EvmError) => /^Transaction requires at least (\d+) gas/.exec(error.message)?.[1];
 
+/** The engine's answer (`{"result":…}` or `{"error":…}` as JSON) as an outcome. */
+function outcomeOf(answer: string): Outcome {
+  const { result, error } = JSON.parse(answer) as {
+    result?: unknown;
+    error?: { code: number; message: string; data?: unknown };
+  };
+  return error ? { error: new EvmError(error.code, error.message, error.data) } : { result };
+}
+
 /**
  * The engine's eth_call of `args` at `block` (engine params, any overrides after) with up to `gas`, run within
  * PROBE_GAS first and with more only while it runs out at its top and the next run is projected to end in time. Code
- * whose course may depend on its gas (./access-list-tracer.ts readsGas, or frames) is run with all of it.
+ * whose course may depend on its gas (./access-list-tracer.ts readsGas, or frames) is answered by a run with all of it:
+ * on this engine when a first run within SHAPED_PROBE_GAS ended without running out, quickly enough for the whole run
+ * to end in time; else on a second engine that coreth's deadline stops (./detached-call.ts). Code that runs long only
+ * when given more gas than that first run's still runs on this engine.
  */
 async function boundedCall(chain: CChain, provider: Provider, params: unknown[], gas: bigint): Promise<Outcome> {
   const [args, ...rest] = params;
@@ -90,24 +109,36 @@ async function boundedCall(chain: CChain, provider: Provider, params: unknown[],
       return { error };
     }
   };
-  if (gas <= PROBE_GAS || gasShaped(await topCode(chain, provider, params))) return run(gas);
   const started = Date.now();
-  let limit = PROBE_GAS;
+  const shaped = gas > SHAPED_PROBE_GAS && gasShaped(await topCode(chain, provider, params));
+  const probe = shaped ? SHAPED_PROBE_GAS : PROBE_GAS;
+  if (gas <= probe) return run(gas);
+  let limit = probe;
   for (;;) {
     const runStarted = Date.now();
     const outcome = await run(limit);
-    if (limit >= gas || !('error' in outcome)) return outcome;
-    const intrinsic = intrinsicOf(outcome.error);
+    if (limit >= gas) return outcome;
+    const intrinsic = 'error' in outcome ? intrinsicOf(outcome.error) : undefined;
     if (intrinsic !== undefined) {
       if (BigInt(intrinsic) > gas) return run(gas);
-      limit = BigInt(intrinsic) + PROBE_GAS < gas ? BigInt(intrinsic) + PROBE_GAS : gas;
+      limit = BigInt(intrinsic) + probe < gas ? BigInt(intrinsic) + probe : gas;
       continue;
     }
-    if (haltOf(outcome.error) !== 'OutOfGas') return outcome;
-    const next = limit * 2n < gas ? limit * 2n : gas;
+    const outOfGas = 'error' in outcome && haltOf(outcome.error) === 'OutOfGas';
+    if (!shaped && !outOfGas) return outcome;
+    const next = shaped || limit * 2n >= gas ? gas : limit * 2n;
     const projected = ((Date.now() - runStarted) * Number(next)) / Number(limit);
-    if (Date.now() - started + projected > TIMEOUT_MS) return { timeout: true };
-    limit = next;
+    const inTime = Date.now() - started + projected <= TIMEOUT_MS;
+    if (!shaped) {
+      if (!inTime) return { timeout: true };
+      limit = next;
+      continue;
+    }
+    if (!outOfGas && inTime) return run(gas);
+    const whole = [{ ...(args as object), gas: quantity(gas) }, ...rest];
+    const detached = await detachedCall(chain, provider, whole, started + TIMEOUT_MS);
+    if (detached === undefined) return run(gas);
+    return 'timeout' in detached ? detached : outcomeOf(detached.answer);
   }
 }
 
