@@ -19,8 +19,8 @@
  */
 import { engineParams } from './block-hashes.ts';
 import { engineLookup } from './block-reads.ts';
+import { runCall } from './call-run.ts';
 import type { CChain } from './evm.ts';
-import { EvmError } from './evm.ts';
 import { gethAnswer } from './geth-errors.ts';
 import { RPC_GAS_CAP, withCallGas } from './transaction-args.ts';
 import { address, big, type FieldDecoder, refusedStruct, uint64 } from './transaction-args.ts';
@@ -130,7 +130,7 @@ export async function callWithBlockOverrides(chain: CChain, provider: Provider, 
     // BlockOverrides.Apply of nothing: the call as the engine runs it.
     const ran = withCallGas('eth_call', [args, at ?? 'latest']) as unknown[];
     const call = (engineParams(chain, 'eth_call', ran) as unknown[]).concat(withState);
-    return engineAnswer(() => chain.call(provider, 'eth_call', call), ran);
+    return gethAnswer('eth_call', await runCall(chain, provider, call), ran);
   }
   const latest = (await chain.call(provider, 'eth_getBlockByNumber', ['latest', false])) as EngineBlock;
   const kind = await blockKind(chain, provider, at, latest);
@@ -164,23 +164,10 @@ export async function callWithBlockOverrides(chain: CChain, provider: Provider, 
   call.gas = hex(gas < RPC_GAS_CAP ? gas : RPC_GAS_CAP);
   const snapshot = (await chain.call(provider, 'evm_snapshot')) as string;
   try {
-    return await engineAnswer(async () => {
-      await chain.calls(provider, edits);
-      return chain.call(provider, 'eth_call', [call, 'pending', ...withState]);
-    });
+    await chain.calls(provider, edits);
+    // The bounded run (./call-run.ts) on the block built: a hostile call holds the chain no longer than without.
+    return gethAnswer('eth_call', await runCall(chain, provider, [call, 'pending', ...withState]));
   } finally {
     await chain.call(provider, 'evm_revert', [snapshot]);
-  }
-}
-
-/** The engine's eth_call answer, or its error, as geth gives it (`params`: the call's as the engine ran it). */
-async function engineAnswer(call: () => Promise<unknown>, params?: unknown[]): Promise<string> {
-  try {
-    return gethAnswer('eth_call', JSON.stringify({ result: await call() }), params);
-  } catch (error) {
-    if (!(error instanceof EvmError)) throw error;
-    const { code, message, data } = error;
-    const answer = data === undefined || data === null ? { code, message } : { code, message, data };
-    return gethAnswer('eth_call', JSON.stringify({ error: answer }), params);
   }
 }

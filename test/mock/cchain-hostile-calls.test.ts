@@ -20,6 +20,9 @@ const CALL_LOOP = '0x5b600080808080600561fffff150600056';
  */
 const COUNTED = '0x6127105b5a50600190038060035750602a600052333160205260406000f3';
 
+/** COUNTED's loop, then returns TIMESTAMP and NUMBER: the block context the whole run had. */
+const COUNTED_BLOCK = '0x6127105b5a50600190038060035750426000524360205260406000f3';
+
 const TIMEOUT = 'execution aborted (timeout = 5s)';
 
 let node: RunningMockNode;
@@ -84,5 +87,32 @@ describe('a gas-shaped call that ends with more gas than the first run’s', () 
     expect(then).toMatchObject({ result: `0x${'2a'.padStart(64, '0')}${'1234'.padStart(64, '0')}` });
     const now = await within(c('eth_call', [{ from, to: address }, 'latest']), 25_000);
     expect(now).toMatchObject({ result: `0x${'2a'.padStart(64, '0')}${'99'.padStart(64, '0')}` });
+  });
+});
+
+// DoCall applies the block overrides to the block context (internal/ethapi/api.go, BlockOverrides.Apply) and runs
+// under the same deadline: the mock's run on the block it builds is the same bounded run.
+describe('a gas-shaped call with block overrides', () => {
+  it('that never ends is answered coreth’s timeout, the chain left as it was', { timeout: 60_000 }, async () => {
+    const address = await deploy(GAS_LOOP);
+    const before = (await c('eth_blockNumber', [])).result as string;
+    const latest = (await c('eth_getBlockByNumber', ['latest', false])).result as { timestamp: string };
+    const time = `0x${(BigInt(latest.timestamp) + 100n).toString(16)}`;
+    const hostile = within(c('eth_call', [{ to: address }, 'latest', null, { time }]), 25_000);
+    const meanwhile = within(c('eth_blockNumber', []), 25_000);
+    expect(await hostile).toMatchObject({ error: { code: -32000, message: TIMEOUT } });
+    expect(await meanwhile).toMatchObject({ result: before });
+  });
+
+  it('that ends reads the overridden block’s time and number', { timeout: 60_000 }, async () => {
+    const address = await deploy(COUNTED_BLOCK);
+    const latest = (await c('eth_getBlockByNumber', ['latest', false])).result as { timestamp: string; number: string };
+    const time = BigInt(latest.timestamp) + 1000n;
+    const number = BigInt(latest.number) + 5n;
+    const overrides = { time: `0x${time.toString(16)}`, number: `0x${number.toString(16)}` };
+    const answer = await within(c('eth_call', [{ to: address }, 'latest', null, overrides]), 25_000);
+    const word = (value: bigint) => value.toString(16).padStart(64, '0');
+    expect(answer).toMatchObject({ result: `0x${word(time)}${word(number)}` });
+    expect((await c('eth_blockNumber', [])).result).toBe(latest.number);
   });
 });
