@@ -12,7 +12,8 @@
  */
 import { STEP_TRACE_GAS, STEPS, VM_ERRORS, vmError } from './access-list.ts';
 import { readsGas, type Trace } from './access-list-tracer.ts';
-import { detachedCall } from './detached-call.ts';
+import { enginePriced, paysFee, toMessage } from './access-list-args.ts';
+import { detachedCall, engineHeader } from './detached-call.ts';
 import { type CChain, EvmError } from './evm.ts';
 import { RPC_GAS_CAP } from './transaction-args.ts';
 
@@ -175,13 +176,37 @@ export async function runCall(chain: CChain, provider: Provider, params: unknown
 }
 
 /**
+ * DoEstimateGas' message prices its gas at the base fee of the block it runs at (args.ToMessage(gasCap,
+ * header.BaseFee), internal/ethapi/api.go; coreth's default block is the last accepted one), and GASPRICE reads that
+ * price (min(tip + base fee, fee cap)): the engine, which prices a call at a base fee of 0, is given it as the
+ * call's gasPrice (./access-list-args.ts enginePriced), as eth_call's is. Undefined for args the engine takes as
+ * they are (paying by gasPrice, or with blob fields).
+ */
+async function estimatePriced(chain: CChain, provider: Provider, args: unknown, at: unknown) {
+  const message = toMessage(args);
+  if (typeof message === 'string' || Object.keys(args as object).some((key) => /blob/i.test(key))) return undefined;
+  // The engine's estimate fills in fees a message without any lacks (GASPRICE would read them): a price of 0 it keeps.
+  if (!paysFee(message)) {
+    const kept = Object.entries(args as object).filter(([key]) => !/^(gasprice|max(priority)?feepergas)$/i.test(key));
+    return { ...Object.fromEntries(kept), gasPrice: '0x0' };
+  }
+  if (message.gasPrice !== undefined) return undefined;
+  const baseFee =
+    at === 'pending'
+      ? chain.nextBaseFee()
+      : BigInt((await engineHeader(chain, provider, at ?? 'latest'))?.baseFeePerGas ?? '0x0');
+  return enginePriced(args, baseFee);
+}
+
+/**
  * eth_estimateGas's answer to the engine's `params`: gasestimator.Estimate's first run at its allowance (the call's
  * gas from params.TxGas, else the block's gas limit, at most the RPC gas cap), then the engine's binary search, which
  * is given the gas that first run needed.
  */
 export async function runEstimate(chain: CChain, provider: Provider, params: unknown[]): Promise<string> {
   // The engine's estimate runs on its pending block when none is named (on a fork, the first block it knows rules for).
-  const [args, block = 'pending', ...rest] = params;
+  const [named, block = 'pending', ...rest] = params;
+  const args = (await estimatePriced(chain, provider, named, params[1])) ?? named;
   const given = (args ?? {}) as { gas?: unknown };
   const header = (await chain.call(provider, 'eth_getBlockByNumber', ['latest', false])) as { gasLimit: string };
   const asked = typeof given.gas === 'string' && BigInt(given.gas) >= 21_000n ? BigInt(given.gas) : undefined;

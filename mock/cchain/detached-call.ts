@@ -94,7 +94,7 @@ function routeServer(): Promise<{ server: Server; port: number }> {
   return server;
 }
 
-interface Header {
+export interface Header {
   number: string;
   timestamp: string;
   miner: string;
@@ -102,6 +102,16 @@ interface Header {
   gasLimit: string;
   mixHash: string;
   transactions: unknown[];
+}
+
+/** The engine's header of the block a call names (engine params: a tag, number, hash or {blockHash | blockNumber}). */
+export async function engineHeader(chain: CChain, provider: Provider, block: unknown): Promise<Header | null> {
+  const read = (method: string, at: unknown) => chain.call(provider, method, [at, false]) as Promise<Header | null>;
+  const named =
+    typeof block === 'object' && block !== null ? (block as { blockHash?: unknown; blockNumber?: unknown }) : undefined;
+  if (named?.blockHash !== undefined) return read('eth_getBlockByHash', named.blockHash);
+  if (typeof block === 'string' && block.length === 66) return read('eth_getBlockByHash', block);
+  return read('eth_getBlockByNumber', named?.blockNumber ?? block ?? 'latest');
 }
 
 /**
@@ -126,14 +136,7 @@ async function forkPoint(chain: CChain, provider: Provider, block: unknown) {
     ];
     return { number: BigInt(latest.number), next };
   }
-  const byHash = typeof block === 'string' && block.length === 66;
-  const named =
-    typeof block === 'object' && block !== null ? (block as { blockHash?: unknown; blockNumber?: unknown }) : undefined;
-  const header = await (named?.blockHash !== undefined
-    ? read('eth_getBlockByHash', named.blockHash)
-    : byHash
-      ? read('eth_getBlockByHash', block)
-      : read('eth_getBlockByNumber', named?.blockNumber ?? block ?? 'latest'));
+  const header = await engineHeader(chain, provider, block);
   return header ? { number: BigInt(header.number), next: [] } : undefined;
 }
 
