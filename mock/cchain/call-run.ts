@@ -33,7 +33,8 @@ const TIMEOUT = 'execution aborted (timeout = 5s)';
 const quantity = (value: bigint) => `0x${value.toString(16)}`;
 const failure = (message: string) => JSON.stringify({ error: { code: -32000, message } });
 
-type Outcome = { result: unknown } | { error: EvmError } | { timeout: true };
+/** A run's result (`detached`: on the second engine), its error, or coreth's timeout. */
+type Outcome = { result: unknown; detached?: true } | { error: EvmError } | { timeout: true };
 
 /** The engine's name of the run's halt (its error's data.reason), or undefined for a revert or another error. */
 function haltOf(error: EvmError): string | undefined {
@@ -139,7 +140,9 @@ async function boundedCall(chain: CChain, provider: Provider, params: unknown[],
     const whole = [{ ...(args as object), gas: quantity(gas) }, ...rest];
     const detached = await detachedCall(chain, provider, whole, started + TIMEOUT_MS);
     if (detached === undefined) return run(gas);
-    return 'timeout' in detached ? detached : outcomeOf(detached.answer);
+    if ('timeout' in detached) return detached;
+    const ran = outcomeOf(detached.answer);
+    return 'result' in ran ? { ...ran, detached: true } : ran;
   }
 }
 
@@ -246,8 +249,17 @@ export async function runEstimate(chain: CChain, provider: Provider, params: unk
     asked === undefined && allowance <= BigInt(header.gasLimit)
       ? args
       : { ...(args as object), gas: quantity(allowance) };
+  // A first run that only the second engine could end in time: the engine's search, each run with up to as much gas,
+  // goes there too, under a deadline of its own.
+  const estimate = [searched ?? {}, block];
+  const away =
+    'detached' in outcome
+      ? await detachedCall(chain, provider, estimate, Date.now() + TIMEOUT_MS, 'eth_estimateGas')
+      : undefined;
+  if (away && 'timeout' in away) return failure(`gas required exceeds allowance (${allowance})`);
+  if (away) return away.answer;
   try {
-    return JSON.stringify({ result: await chain.call(provider, 'eth_estimateGas', [searched ?? {}, block]) });
+    return JSON.stringify({ result: await chain.call(provider, 'eth_estimateGas', estimate) });
   } catch (error) {
     if (!(error instanceof EvmError)) throw error;
     return engineError(error);

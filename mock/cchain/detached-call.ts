@@ -195,14 +195,16 @@ function inChild(
 }
 
 /**
- * The engine's answer to eth_call with `params` (engine params) on a second engine, or a timeout at `deadline`
- * (Date.now()'s clock); undefined when the call cannot run there (see forkPoint). Called inside a queued op.
+ * The engine's answer to `method` (eth_call, eth_estimateGas) with `params` (engine params) on a second engine, or a
+ * timeout at `deadline` (Date.now()'s clock); undefined when the call cannot run there (see forkPoint). Called inside
+ * a queued op.
  */
 export async function detachedCall(
   chain: CChain,
   provider: Provider,
   params: unknown[],
   deadline: number,
+  method = 'eth_call',
 ): Promise<Detached | undefined> {
   const point = await forkPoint(chain, provider, params[1]);
   if (!point) return undefined;
@@ -224,7 +226,7 @@ export async function detachedCall(
     const at = point.next.length > 0 ? 'pending' : 'latest';
     const requests = [
       ...point.next.map(([method, args]) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: args })),
-      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [params[0], at, ...params.slice(2)] }),
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [params[0], at, ...params.slice(2)] }),
     ];
     const ended = await inChild(config, requests, deadline);
     if (ended === 'late') return { timeout: true };

@@ -92,6 +92,20 @@ describe('a gas-shaped call that ends with more gas than the first run’s', () 
 
 // DoCall applies the block overrides to the block context (internal/ethapi/api.go, BlockOverrides.Apply) and runs
 // under the same deadline: the mock's run on the block it builds is the same bounded run.
+describe('eth_estimateGas of a gas-shaped call past the first run’s gas', () => {
+  // gasestimator.Estimate (graft/coreth/eth/gasestimator/gasestimator.go): the least gas the call succeeds with, found
+  // by runs of up to the allowance, which the mock makes on the second engine too.
+  it('is the gas a call then succeeds with', { timeout: 60_000 }, async () => {
+    const address = await deploy(COUNTED);
+    const estimate = await within(c('eth_estimateGas', [{ to: address }, 'latest']), 25_000);
+    expect(estimate).toMatchObject({ result: expect.stringMatching(/^0x/) });
+    const gas = BigInt((estimate as { result: string }).result);
+    expect(gas).toBeGreaterThan(300_000n);
+    const call = await within(c('eth_call', [{ to: address, gas: `0x${gas.toString(16)}` }, 'latest']), 25_000);
+    expect(call).toMatchObject({ result: expect.stringMatching(/^0x0{62}2a/) });
+  });
+});
+
 describe('a gas-shaped call with block overrides', () => {
   it('that never ends is answered coreth’s timeout, the chain left as it was', { timeout: 60_000 }, async () => {
     const address = await deploy(GAS_LOOP);
