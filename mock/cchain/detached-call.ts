@@ -142,9 +142,11 @@ async function forkPoint(chain: CChain, provider: Provider, block: unknown) {
 
 /**
  * The child's program (plain JavaScript, run by `node -e`, so that the bundled package needs no file of its own): one
- * engine with the config it is sent, the requests run in order, the last one's answer sent back.
+ * engine with the config it is sent, the requests run in order, the last one's answer sent back; it ends with the
+ * node's process (its IPC channel closed) whatever its engine is running.
  */
-const CHILD = `process.once('message', async ({ edrPath, config, requests }) => {
+const CHILD = `process.once('disconnect', () => process.exit(1));
+process.once('message', async ({ edrPath, config, requests }) => {
   try {
     const edr = require(edrPath);
     const context = new edr.EdrContext();
