@@ -170,8 +170,31 @@ const engineError = ({ code, message, data }: EvmError) =>
 
 /** eth_call's answer to the engine's `params` (its gas set: ./transaction-args.ts withCallGas). */
 export async function runCall(chain: CChain, provider: Provider, params: unknown[]): Promise<string> {
-  const gas = BigInt(((params[0] ?? {}) as { gas?: string }).gas ?? quantity(RPC_GAS_CAP));
-  const outcome = await boundedCall(chain, provider, params, gas);
+  const gas = gasOf(params);
+  return callAnswer(chain, provider, params, gas, await boundedCall(chain, provider, params, gas));
+}
+
+/**
+ * eth_call's answer to the engine's `params` run on the second engine at the block they name, read with `header`'s
+ * fields (block overrides the chain's engine cannot build), under coreth's deadline; undefined when it cannot run
+ * there.
+ */
+export async function runCallOnHeader(
+  chain: CChain,
+  provider: Provider,
+  params: unknown[],
+  header: Record<string, string>,
+): Promise<string | undefined> {
+  const detached = await detachedCall(chain, provider, params, Date.now() + TIMEOUT_MS, { header });
+  if (!detached) return undefined;
+  const outcome = 'timeout' in detached ? detached : outcomeOf(detached.answer);
+  return callAnswer(chain, provider, params, gasOf(params), outcome);
+}
+
+const gasOf = (params: unknown[]) => BigInt(((params[0] ?? {}) as { gas?: string }).gas ?? quantity(RPC_GAS_CAP));
+
+/** A run's outcome as eth_call answers it: coreth's timeout, the result, a halt in geth's words or the engine's error. */
+async function callAnswer(chain: CChain, provider: Provider, params: unknown[], gas: bigint, outcome: Outcome) {
   if ('timeout' in outcome) return failure(TIMEOUT);
   if ('result' in outcome) return JSON.stringify({ result: outcome.result });
   const text = await haltText(chain, provider, params, gas, outcome.error);
@@ -254,7 +277,7 @@ export async function runEstimate(chain: CChain, provider: Provider, params: unk
   const estimate = [searched ?? {}, block];
   const away =
     'detached' in outcome
-      ? await detachedCall(chain, provider, estimate, Date.now() + TIMEOUT_MS, 'eth_estimateGas')
+      ? await detachedCall(chain, provider, estimate, Date.now() + TIMEOUT_MS, { method: 'eth_estimateGas' })
       : undefined;
   if (away && 'timeout' in away) return failure(`gas required exceeds allowance (${allowance})`);
   if (away) return away.answer;

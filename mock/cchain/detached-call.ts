@@ -39,18 +39,24 @@ const READS = new Set([
 /** A fork's requests are small: anything larger is not one. */
 const MAX_BODY = 64 * 1024;
 
-/** The open routes: a token to the chain's engine it reads. */
-const routes = new Map<string, Provider>();
+/**
+ * The open routes: a token to the chain's engine it reads, and the fields its fork block's header is read with
+ * instead of its own (block overrides: the second engine runs a call at its fork block on that block's header).
+ */
+const routes = new Map<string, { source: Provider; fork: string; header?: Record<string, string> }>();
 let server: Promise<{ server: Server; port: number }> | undefined;
 
 type Request = { id?: unknown; method?: unknown; params?: unknown };
 
-async function answerOne(source: Provider, request: Request): Promise<object> {
+async function answerOne(route: NonNullable<ReturnType<typeof routes.get>>, request: Request): Promise<object> {
   const id = request.id ?? null;
   if (typeof request.method !== 'string' || !READS.has(request.method))
     return { jsonrpc: '2.0', id, error: { code: -32601, message: 'not a read a fork makes' } };
-  const response = await source.handleRequest(JSON.stringify({ jsonrpc: '2.0', id, ...request }));
+  const response = await route.source.handleRequest(JSON.stringify({ jsonrpc: '2.0', id, ...request }));
   const data = typeof response.data === 'string' ? JSON.parse(response.data) : response.data;
+  const block = (data as { result?: { number?: unknown } }).result;
+  if (route.header && request.method.startsWith('eth_getBlockBy') && block?.number === route.fork)
+    Object.assign(block, route.header);
   // The engine answers without the envelope, which EDR's fork client requires.
   return { jsonrpc: '2.0', id, ...(data as object) };
 }
@@ -198,21 +204,21 @@ function inChild(
 
 /**
  * The engine's answer to `method` (eth_call, eth_estimateGas) with `params` (engine params) on a second engine, or a
- * timeout at `deadline` (Date.now()'s clock); undefined when the call cannot run there (see forkPoint). Called inside
- * a queued op.
+ * timeout at `deadline` (Date.now()'s clock); undefined when the call cannot run there (see forkPoint; with `header`,
+ * the fields its block is read with, not at `pending`). Called inside a queued op.
  */
 export async function detachedCall(
   chain: CChain,
   provider: Provider,
   params: unknown[],
   deadline: number,
-  method = 'eth_call',
+  { method = 'eth_call', header }: { method?: string; header?: Record<string, string> } = {},
 ): Promise<Detached | undefined> {
   const point = await forkPoint(chain, provider, params[1]);
-  if (!point) return undefined;
+  if (!point || (header && point.next.length > 0)) return undefined;
   const { port } = await routeServer();
   const token = randomBytes(16).toString('hex');
-  routes.set(token, provider);
+  routes.set(token, { source: provider, fork: `0x${point.number.toString(16)}`, ...(header ? { header } : {}) });
   const cacheDir = await mkdtemp(join(tmpdir(), 'avalanche-mock-call-'));
   try {
     const config = chain.forkConfig({ url: `http://127.0.0.1:${port}/${token}`, blockNumber: point.number, cacheDir });
