@@ -6,10 +6,13 @@
  * and prevrandao set), at `pending`, with the state override given to the engine as it is; all of it inside an engine
  * snapshot reverted after the call, so the chain and its pending block stay as they were.
  *
- * What the engine cannot build is refused before anything changes, in one message of the mock's (unbuildable): a block
- * other than the last accepted one or `pending` (the engine runs a call at an older block on that block's own header),
- * a time before the last block's, a number not past it (EDR 0.22.0 refuses a block before its last), a blob base fee,
- * or a value past the engine's bounds (engineLimit). A call at the
+ * An older block or a time before the last block's, without a number or blob base fee overridden, runs on a second
+ * engine forked at the block named, which reads that block's header with the overridden fields (callOnHeader): the
+ * block context coreth's Apply makes, its NUMBER that block's. coreth v1.14.2 refuses no override (Apply sets every
+ * field given); what the engine cannot build is refused before anything changes, in one message of the mock's
+ * (unbuildable): a number at an older block or not past the last (EDR 0.22.0 refuses a block before its last, and
+ * panics on a fork block read with another number), a blob base fee, or a value past the engine's bounds
+ * (engineLimit). A call at the
  * last accepted block without a `number` runs at the next height (the engine has no block context at a height it
  * already built): NUMBER and BLOCKHASH read one more than coreth's would. BASEFEE reads 0, as coreth's does for a call
  * paying no fee (libevm core/vm NewEVM zeroes it under NoBaseFee); the engine's reads 0 for one paying a fee too:
@@ -19,8 +22,8 @@
  */
 import { engineParams } from './block-hashes.ts';
 import { engineLookup } from './block-reads.ts';
+import { runCall, runCallOnHeader } from './call-run.ts';
 import type { CChain } from './evm.ts';
-import { EvmError } from './evm.ts';
 import { gethAnswer } from './geth-errors.ts';
 import { RPC_GAS_CAP, withCallGas } from './transaction-args.ts';
 import { address, big, type FieldDecoder, refusedStruct, uint64 } from './transaction-args.ts';
@@ -119,6 +122,32 @@ function engineLimit(overrides: Overrides, next: bigint, lastTime: bigint): stri
 const unbuildable = (what: string) => refusal(`the mock cannot build the block these overrides ask for: ${what}`);
 
 /**
+ * The call run at the block it names, that block's header read with the overridden fields (./call-run.ts
+ * runCallOnHeader: on a second engine), which is the block context coreth's Apply makes of them at any block and any
+ * time; undefined for what that cannot build (a number or a blob base fee overridden, the engine's bounds).
+ */
+async function callOnHeader(chain: CChain, provider: Provider, params: unknown[], overrides: Overrides) {
+  const [args, at, stateOverride] = params;
+  const { number, blobbasefee, time, coinbase, gaslimit, difficulty, basefee } = overrides;
+  if (number !== undefined || blobbasefee !== undefined || engineLimit(overrides, 0n, 0n) !== undefined)
+    return undefined;
+  const header: Record<string, string> = {
+    ...(time === undefined ? {} : { timestamp: hex(BigInt(time)) }),
+    ...(coinbase === undefined ? {} : { miner: coinbase.toLowerCase() }),
+    ...(gaslimit === undefined ? {} : { gasLimit: hex(BigInt(gaslimit)) }),
+    // PREVRANDAO reads the block context's Difficulty (core/evm.go OverrideNewEVMArgs), the engine its mixHash.
+    ...(difficulty === undefined ? {} : { mixHash: word(BigInt(difficulty)), difficulty: hex(BigInt(difficulty)) }),
+    ...(basefee === undefined ? {} : { baseFeePerGas: hex(BigInt(basefee)) }),
+  };
+  const ran = withCallGas('eth_call', [args, at ?? 'latest']) as unknown[];
+  const call = (engineParams(chain, 'eth_call', ran) as unknown[]).concat(
+    stateOverride === undefined || stateOverride === null ? [] : [stateOverride],
+  );
+  const answer = await runCallOnHeader(chain, provider, call, header);
+  return answer === undefined ? undefined : gethAnswer('eth_call', answer);
+}
+
+/**
  * eth_call's answer (`{"result":…}` or `{"error":…}`) to `params` with block overrides, on the engine inside one
  * queued op. The block the params name has been checked to be known (./coreth-reads.ts).
  */
@@ -130,10 +159,15 @@ export async function callWithBlockOverrides(chain: CChain, provider: Provider, 
     // BlockOverrides.Apply of nothing: the call as the engine runs it.
     const ran = withCallGas('eth_call', [args, at ?? 'latest']) as unknown[];
     const call = (engineParams(chain, 'eth_call', ran) as unknown[]).concat(withState);
-    return engineAnswer(() => chain.call(provider, 'eth_call', call), ran);
+    return gethAnswer('eth_call', await runCall(chain, provider, call), ran);
   }
   const latest = (await chain.call(provider, 'eth_getBlockByNumber', ['latest', false])) as EngineBlock;
   const kind = await blockKind(chain, provider, at, latest);
+  const earlier = overrides.time !== undefined && BigInt(overrides.time) < BigInt(latest.timestamp);
+  if (kind !== 'pending' && (kind === 'other' || earlier)) {
+    const onHeader = await callOnHeader(chain, provider, params, overrides);
+    if (onHeader !== undefined) return onHeader;
+  }
   if (kind === 'other') return unbuildable('a block other than the last accepted one or pending');
   const limit = engineLimit(overrides, BigInt(latest.number) + 1n, BigInt(latest.timestamp));
   if (limit !== undefined) return unbuildable(limit);
@@ -164,23 +198,10 @@ export async function callWithBlockOverrides(chain: CChain, provider: Provider, 
   call.gas = hex(gas < RPC_GAS_CAP ? gas : RPC_GAS_CAP);
   const snapshot = (await chain.call(provider, 'evm_snapshot')) as string;
   try {
-    return await engineAnswer(async () => {
-      await chain.calls(provider, edits);
-      return chain.call(provider, 'eth_call', [call, 'pending', ...withState]);
-    });
+    await chain.calls(provider, edits);
+    // The bounded run (./call-run.ts) on the block built: a hostile call holds the chain no longer than without.
+    return gethAnswer('eth_call', await runCall(chain, provider, [call, 'pending', ...withState]));
   } finally {
     await chain.call(provider, 'evm_revert', [snapshot]);
-  }
-}
-
-/** The engine's eth_call answer, or its error, as geth gives it (`params`: the call's as the engine ran it). */
-async function engineAnswer(call: () => Promise<unknown>, params?: unknown[]): Promise<string> {
-  try {
-    return gethAnswer('eth_call', JSON.stringify({ result: await call() }), params);
-  } catch (error) {
-    if (!(error instanceof EvmError)) throw error;
-    const { code, message, data } = error;
-    const answer = data === undefined || data === null ? { code, message } : { code, message, data };
-    return gethAnswer('eth_call', JSON.stringify({ error: answer }), params);
   }
 }

@@ -2,114 +2,20 @@
  * eth_call and eth_estimateGas run on the engine as coreth bounds them: DoCall under RPCEVMTimeout (5 s,
  * eth/ethconfig/config.go: "execution aborted (timeout = 5s)"), gasestimator.Estimate's first run at its allowance
  * ("gas required exceeds allowance (%d)"), and a halt answered -32000 in geth's words (core/vm/errors.go), no data.
- *
- * Why bounded here: the engine (EDR 0.22) runs an eth_call with its own per-step trace collection, which its config
- * cannot turn off (observability {} and the logger off already): measured ~1.2 µs of CPU per gas of a 3-op loop with
- * bailOnCallFailure on or off, so coreth's 50,000,000 gas cap takes a minute of CPU, holding the chain's queue. EDR
- * cannot be stopped mid-run, so a call runs first within PROBE_GAS; only one that runs out of that gas at its top is
- * run again with more, each time only while the run, projected from the last one's time, ends within the 5 s.
+ * The bound: ./bounded-run.ts.
  */
 import { STEP_TRACE_GAS, STEPS, VM_ERRORS, vmError } from './access-list.ts';
-import { readsGas, type Trace } from './access-list-tracer.ts';
+import type { Trace } from './access-list-tracer.ts';
+import { enginePriced, paysFee, toMessage } from './access-list-args.ts';
+import { boundedCall, haltOf, type Outcome, outcomeOf, quantity, TIMEOUT_MS, topCode } from './bounded-run.ts';
+import { detachedCall, engineHeader } from './detached-call.ts';
 import { type CChain, EvmError } from './evm.ts';
 import { RPC_GAS_CAP } from './transaction-args.ts';
 
 type Provider = Parameters<Parameters<CChain['run']>[0]>[0];
 
-/** The gas of a call's first run: ~0.5 s of the engine's CPU on the costliest steps (2-3 gas each). */
-const PROBE_GAS = 500_000n;
-/** RPCEVMTimeout's default (eth/ethconfig/config.go). */
-const TIMEOUT_MS = 5_000;
 const TIMEOUT = 'execution aborted (timeout = 5s)';
-
-const quantity = (value: bigint) => `0x${value.toString(16)}`;
 const failure = (message: string) => JSON.stringify({ error: { code: -32000, message } });
-
-type Outcome = { result: unknown } | { error: EvmError } | { timeout: true };
-
-/** The engine's name of the run's halt (its error's data.reason), or undefined for a revert or another error. */
-function haltOf(error: EvmError): string | undefined {
-  const reason = (error.data as { reason?: unknown } | undefined)?.reason;
-  if (typeof reason === 'string') return reason;
-  if (typeof reason !== 'object' || reason === null) return undefined;
-  if ('OutOfGas' in reason) return 'OutOfGas';
-  const inner = (reason as { Inner?: unknown }).Inner;
-  return typeof inner === 'string' ? inner : undefined;
-}
-
-/** Opcodes that start a frame whose gas is a share of what is left (CREATE, CALL, CALLCODE, DELEGATECALL, CREATE2, STATICCALL). */
-const FRAMES = new Set([0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa]);
-
-/** Whether a run of `code` may take another course with another gas limit: it reads GAS or starts frames. */
-function gasShaped(code: string): boolean {
-  if (readsGas(code)) return true;
-  const bytes = Buffer.from(code.slice(2), 'hex');
-  for (let pc = 0; pc < bytes.length; pc++) {
-    const op = bytes[pc]!;
-    if (FRAMES.has(op)) return true;
-    if (op >= 0x60 && op <= 0x7f) pc += op - 0x5f;
-  }
-  return false;
-}
-
-/** The code a call runs at its top: the state override's, the account's, or a creation's data (GAS if unknown). */
-async function topCode(chain: CChain, provider: Provider, [args, block = 'latest', overrides]: unknown[]) {
-  const { to, data, input } = args as { to?: unknown; data?: unknown; input?: unknown };
-  if (typeof to !== 'string') return String(input ?? data ?? '0x');
-  const overridden = Object.entries((overrides ?? {}) as Record<string, { code?: unknown }>).find(
-    ([address]) => address.toLowerCase() === to.toLowerCase(),
-  )?.[1]?.code;
-  if (typeof overridden === 'string') return overridden;
-  // A state the engine cannot read code at (a fork's own block) leaves the call to the engine's error, at its gas.
-  return chain.call(provider, 'eth_getCode', [to, block]).then(
-    (code) => code as string,
-    (error: unknown) => {
-      if (error instanceof EvmError) return '0x5a';
-      throw error;
-    },
-  );
-}
-
-/** The gas the engine asks beyond `limit`, when it refused the call's intrinsic gas. */
-const intrinsicOf = (error: EvmError) => /^Transaction requires at least (\d+) gas/.exec(error.message)?.[1];
-
-/**
- * The engine's eth_call of `args` at `block` (engine params, any overrides after) with up to `gas`, run within
- * PROBE_GAS first and with more only while it runs out at its top and the next run is projected to end in time. Code
- * whose course may depend on its gas (./access-list-tracer.ts readsGas, or frames) is run with all of it.
- */
-async function boundedCall(chain: CChain, provider: Provider, params: unknown[], gas: bigint): Promise<Outcome> {
-  const [args, ...rest] = params;
-  const run = async (limit: bigint): Promise<Outcome> => {
-    try {
-      return {
-        result: await chain.call(provider, 'eth_call', [{ ...(args as object), gas: quantity(limit) }, ...rest]),
-      };
-    } catch (error) {
-      if (!(error instanceof EvmError)) throw error;
-      return { error };
-    }
-  };
-  if (gas <= PROBE_GAS || gasShaped(await topCode(chain, provider, params))) return run(gas);
-  const started = Date.now();
-  let limit = PROBE_GAS;
-  for (;;) {
-    const runStarted = Date.now();
-    const outcome = await run(limit);
-    if (limit >= gas || !('error' in outcome)) return outcome;
-    const intrinsic = intrinsicOf(outcome.error);
-    if (intrinsic !== undefined) {
-      if (BigInt(intrinsic) > gas) return run(gas);
-      limit = BigInt(intrinsic) + PROBE_GAS < gas ? BigInt(intrinsic) + PROBE_GAS : gas;
-      continue;
-    }
-    if (haltOf(outcome.error) !== 'OutOfGas') return outcome;
-    const next = limit * 2n < gas ? limit * 2n : gas;
-    const projected = ((Date.now() - runStarted) * Number(next)) / Number(limit);
-    if (Date.now() - started + projected > TIMEOUT_MS) return { timeout: true };
-    limit = next;
-  }
-}
 
 /** geth's text of the run's halt (a step trace words those whose text names a step), or undefined for a revert. */
 async function haltText(chain: CChain, provider: Provider, [args, ...rest]: unknown[], gas: bigint, error: EvmError) {
@@ -135,12 +41,58 @@ const engineError = ({ code, message, data }: EvmError) =>
 
 /** eth_call's answer to the engine's `params` (its gas set: ./transaction-args.ts withCallGas). */
 export async function runCall(chain: CChain, provider: Provider, params: unknown[]): Promise<string> {
-  const gas = BigInt(((params[0] ?? {}) as { gas?: string }).gas ?? quantity(RPC_GAS_CAP));
-  const outcome = await boundedCall(chain, provider, params, gas);
+  const gas = gasOf(params);
+  return callAnswer(chain, provider, params, gas, await boundedCall(chain, provider, params, gas));
+}
+
+/**
+ * eth_call's answer to the engine's `params` run on the second engine at the block they name, read with `header`'s
+ * fields (block overrides the chain's engine cannot build), under coreth's deadline; undefined when it cannot run
+ * there.
+ */
+export async function runCallOnHeader(
+  chain: CChain,
+  provider: Provider,
+  params: unknown[],
+  header: Record<string, string>,
+): Promise<string | undefined> {
+  const detached = await detachedCall(chain, provider, params, Date.now() + TIMEOUT_MS, { header });
+  if (!detached) return undefined;
+  const outcome = 'timeout' in detached ? detached : outcomeOf(detached.answer);
+  return callAnswer(chain, provider, params, gasOf(params), outcome);
+}
+
+const gasOf = (params: unknown[]) => BigInt(((params[0] ?? {}) as { gas?: string }).gas ?? quantity(RPC_GAS_CAP));
+
+/** A run's outcome as eth_call answers it: coreth's timeout, the result, a halt in geth's words or the engine's error. */
+async function callAnswer(chain: CChain, provider: Provider, params: unknown[], gas: bigint, outcome: Outcome) {
   if ('timeout' in outcome) return failure(TIMEOUT);
   if ('result' in outcome) return JSON.stringify({ result: outcome.result });
   const text = await haltText(chain, provider, params, gas, outcome.error);
   return text === undefined ? engineError(outcome.error) : failure(text);
+}
+
+/**
+ * DoEstimateGas' message prices its gas at the base fee of the block it runs at (args.ToMessage(gasCap,
+ * header.BaseFee), internal/ethapi/api.go; coreth's default block is the last accepted one), and GASPRICE reads that
+ * price (min(tip + base fee, fee cap)): the engine, which prices a call at a base fee of 0, is given it as the
+ * call's gasPrice (./access-list-args.ts enginePriced), as eth_call's is. Undefined for args the engine takes as
+ * they are (paying by gasPrice, or with blob fields).
+ */
+async function estimatePriced(chain: CChain, provider: Provider, args: unknown, at: unknown) {
+  const message = toMessage(args);
+  if (typeof message === 'string' || Object.keys(args as object).some((key) => /blob/i.test(key))) return undefined;
+  // The engine's estimate fills in fees a message without any lacks (GASPRICE would read them): a price of 0 it keeps.
+  if (!paysFee(message)) {
+    const kept = Object.entries(args as object).filter(([key]) => !/^(gasprice|max(priority)?feepergas)$/i.test(key));
+    return { ...Object.fromEntries(kept), gasPrice: '0x0' };
+  }
+  if (message.gasPrice !== undefined) return undefined;
+  const baseFee =
+    at === 'pending'
+      ? chain.nextBaseFee()
+      : BigInt((await engineHeader(chain, provider, at ?? 'latest'))?.baseFeePerGas ?? '0x0');
+  return enginePriced(args, baseFee);
 }
 
 /**
@@ -150,7 +102,8 @@ export async function runCall(chain: CChain, provider: Provider, params: unknown
  */
 export async function runEstimate(chain: CChain, provider: Provider, params: unknown[]): Promise<string> {
   // The engine's estimate runs on its pending block when none is named (on a fork, the first block it knows rules for).
-  const [args, block = 'pending', ...rest] = params;
+  const [named, block = 'pending', ...rest] = params;
+  const args = (await estimatePriced(chain, provider, named, params[1])) ?? named;
   const given = (args ?? {}) as { gas?: unknown };
   const header = (await chain.call(provider, 'eth_getBlockByNumber', ['latest', false])) as { gasLimit: string };
   const asked = typeof given.gas === 'string' && BigInt(given.gas) >= 21_000n ? BigInt(given.gas) : undefined;
@@ -190,8 +143,17 @@ export async function runEstimate(chain: CChain, provider: Provider, params: unk
     asked === undefined && allowance <= BigInt(header.gasLimit)
       ? args
       : { ...(args as object), gas: quantity(allowance) };
+  // A first run that only the second engine could end in time: the engine's search, each run with up to as much gas,
+  // goes there too, under a deadline of its own.
+  const estimate = [searched ?? {}, block];
+  const away =
+    'detached' in outcome
+      ? await detachedCall(chain, provider, estimate, Date.now() + TIMEOUT_MS, { method: 'eth_estimateGas' })
+      : undefined;
+  if (away && 'timeout' in away) return failure(`gas required exceeds allowance (${allowance})`);
+  if (away) return away.answer;
   try {
-    return JSON.stringify({ result: await chain.call(provider, 'eth_estimateGas', [searched ?? {}, block]) });
+    return JSON.stringify({ result: await chain.call(provider, 'eth_estimateGas', estimate) });
   } catch (error) {
     if (!(error instanceof EvmError)) throw error;
     return engineError(error);

@@ -245,6 +245,11 @@ export class CChain {
     return { provider, genesis: (await this.call(provider, 'eth_getBlockByNumber', ['0x0', true])) as RpcBlock };
   }
 
+  /** This chain's engine config on `fork`'s chain (./detached-call.ts's second engine). */
+  forkConfig(fork: ForkConfig): ProviderConfig {
+    return this.engineConfig(loadEdr().module, fork);
+  }
+
   /** The new engine's chain: the genesis, the fee rules and the mining at the world's time, or the fork's. */
   private engineConfig(module: Edr, fork?: ForkConfig): ProviderConfig {
     const genesis = this.genesis;

@@ -186,7 +186,10 @@ describe('eth_call with block overrides on /ext/bc/C/rpc', () => {
     expect(await c('eth_call', [{ to: TARGET }, 'latest', state, { blobBaseFee: '0x1' }])).toEqual(
       cannot('a blob base fee'),
     );
-    expect(await c('eth_call', [{ to: TARGET }, '0x0', state, { gasLimit: '0x5208' }])).toEqual(
+    // An older block without a number overridden runs there, on a second engine (cchain-block-overrides-header.test.ts).
+    const genesis = context(await c('eth_call', [{ to: TARGET }, '0x0', state, { gasLimit: '0x5208' }]));
+    expect({ number: genesis.number, gasLimit: genesis.gasLimit }).toEqual({ number: 0n, gasLimit: 0x5208n });
+    expect(await c('eth_call', [{ to: TARGET }, '0x0', state, { number: next }])).toEqual(
       cannot('a block other than the last accepted one or pending'),
     );
     const far = context(await c('eth_call', [{ to: TARGET }, 'latest', state, { number: '0xffffffffffffffff' }]));

@@ -1,0 +1,247 @@
+/**
+ * A call run on a second engine in a child process, under coreth's deadline (RPCEVMTimeout, 5 s: DoCall cancels the
+ * EVM when its context ends, internal/ethapi/api.go), for code the chain's engine cannot be trusted to end in time.
+ *
+ * Why: EDR 0.22 offers no way to stop a run (its call-override callback, the one hook into a run, aborts the process
+ * when it fails), and runs ~1.2-2 µs of CPU per gas of a cheap loop: the 50,000,000 gas of the RPC gas cap is a
+ * minute, on a thread of its own that outlives any answer. A child process can be killed: its engine is forked (EDR's
+ * own fork mode) from the chain's engine at the call's block, through a route of a server on 127.0.0.1 that answers
+ * only the state reads a fork makes, straight from the chain's engine (whose queued op waits for this run, so nothing
+ * else changes it meanwhile). At the deadline the call is answered coreth's timeout, the child killed and the route
+ * closed.
+ */
+import type { ForkConfig, Provider } from '@nomicfoundation/edr';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { CChain } from './evm.ts';
+
+/** What a run answered: the engine's `{"result":…}` or `{"error":…}` as JSON, or nothing by the deadline. */
+export type Detached = { answer: string } | { timeout: true };
+
+/** The reads EDR's fork makes of its source (its chain, its fork block, the accounts and slots the run loads). */
+const READS = new Set([
+  'eth_chainId',
+  'net_version',
+  'eth_blockNumber',
+  'eth_getBlockByNumber',
+  'eth_getBlockByHash',
+  'eth_getBalance',
+  'eth_getCode',
+  'eth_getTransactionCount',
+  'eth_getStorageAt',
+]);
+/** A fork's requests are small: anything larger is not one. */
+const MAX_BODY = 64 * 1024;
+
+/**
+ * The open routes: a token to the chain's engine it reads, and the fields its fork block's header is read with
+ * instead of its own (block overrides: the second engine runs a call at its fork block on that block's header).
+ */
+const routes = new Map<string, { source: Provider; fork: string; header?: Record<string, string> }>();
+let server: Promise<{ server: Server; port: number }> | undefined;
+
+type Request = { id?: unknown; method?: unknown; params?: unknown };
+
+async function answerOne(route: NonNullable<ReturnType<typeof routes.get>>, request: Request): Promise<object> {
+  const id = request.id ?? null;
+  if (typeof request.method !== 'string' || !READS.has(request.method))
+    return { jsonrpc: '2.0', id, error: { code: -32601, message: 'not a read a fork makes' } };
+  const response = await route.source.handleRequest(JSON.stringify({ jsonrpc: '2.0', id, ...request }));
+  const data = typeof response.data === 'string' ? JSON.parse(response.data) : response.data;
+  const block = (data as { result?: { number?: unknown } }).result;
+  if (route.header && request.method.startsWith('eth_getBlockBy') && block?.number === route.fork)
+    Object.assign(block, route.header);
+  // The engine answers without the envelope, which EDR's fork client requires.
+  return { jsonrpc: '2.0', id, ...(data as object) };
+}
+
+async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const source = routes.get((request.url ?? '').slice(1));
+  let body = '';
+  for await (const chunk of request) {
+    body += chunk;
+    if (body.length > MAX_BODY) break;
+  }
+  if (!source || body.length > MAX_BODY) {
+    response.writeHead(source ? 413 : 410).end();
+    return;
+  }
+  let parsed: Request | Request[];
+  try {
+    parsed = JSON.parse(body) as Request | Request[];
+  } catch {
+    response.writeHead(400).end();
+    return;
+  }
+  const answer = Array.isArray(parsed)
+    ? await Promise.all(parsed.map((one) => answerOne(source, one)))
+    : await answerOne(source, parsed);
+  response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+}
+
+/** The process's one route server, which never keeps the process alive. */
+function routeServer(): Promise<{ server: Server; port: number }> {
+  server ??= new Promise((resolve, reject) => {
+    const http = createServer((request, response) => {
+      serve(request, response).catch(() => response.destroy());
+    });
+    http.once('error', reject);
+    http.listen(0, '127.0.0.1', () => {
+      http.unref();
+      resolve({ server: http, port: (http.address() as AddressInfo).port });
+    });
+  });
+  return server;
+}
+
+export interface Header {
+  number: string;
+  timestamp: string;
+  miner: string;
+  baseFeePerGas?: string;
+  gasLimit: string;
+  mixHash: string;
+  transactions: unknown[];
+}
+
+/** The engine's header of the block a call names (engine params: a tag, number, hash or {blockHash | blockNumber}). */
+export async function engineHeader(chain: CChain, provider: Provider, block: unknown): Promise<Header | null> {
+  const read = (method: string, at: unknown) => chain.call(provider, method, [at, false]) as Promise<Header | null>;
+  const named =
+    typeof block === 'object' && block !== null ? (block as { blockHash?: unknown; blockNumber?: unknown }) : undefined;
+  if (named?.blockHash !== undefined) return read('eth_getBlockByHash', named.blockHash);
+  if (typeof block === 'string' && block.length === 66) return read('eth_getBlockByHash', block);
+  return read('eth_getBlockByNumber', named?.blockNumber ?? block ?? 'latest');
+}
+
+/**
+ * Where the second engine forks and what it sets of its next block, for a call at `block` (engine params), or
+ * undefined when it cannot run there as the chain's engine would: a pending block holding txs, an unknown block.
+ */
+async function forkPoint(chain: CChain, provider: Provider, block: unknown) {
+  const read = (method: string, at: unknown) => chain.call(provider, method, [at, false]) as Promise<Header | null>;
+  if (block === 'pending') {
+    const [latest, pending] = await Promise.all([
+      read('eth_getBlockByNumber', 'latest'),
+      read('eth_getBlockByNumber', 'pending'),
+    ]);
+    if (!latest || !pending || pending.transactions.length > 0) return undefined;
+    // The pending block as the chain's engine would build it, which the second engine builds on the same parent.
+    const next: Array<[string, unknown[]]> = [
+      ['evm_setNextBlockTimestamp', [pending.timestamp]],
+      ['hardhat_setCoinbase', [pending.miner]],
+      ['hardhat_setNextBlockBaseFeePerGas', [pending.baseFeePerGas ?? '0x0']],
+      ['evm_setBlockGasLimit', [pending.gasLimit]],
+      ['hardhat_setPrevRandao', [pending.mixHash]],
+    ];
+    return { number: BigInt(latest.number), next };
+  }
+  const header = await engineHeader(chain, provider, block);
+  return header ? { number: BigInt(header.number), next: [] } : undefined;
+}
+
+/**
+ * The child's program (plain JavaScript, run by `node -e`, so that the bundled package needs no file of its own): one
+ * engine with the config it is sent, the requests run in order, the last one's answer sent back; it ends with the
+ * node's process (its IPC channel closed) whatever its engine is running.
+ */
+const CHILD = `process.once('disconnect', () => process.exit(1));
+process.once('message', async ({ edrPath, config, requests }) => {
+  try {
+    const edr = require(edrPath);
+    const context = new edr.EdrContext();
+    await context.registerProviderFactory(edr.L1_CHAIN_TYPE, edr.l1ProviderFactory());
+    const logger = { enable: false, decodeConsoleLogInputsCallback: () => [], printLineCallback: () => {} };
+    const provider = await context.createProvider(edr.L1_CHAIN_TYPE, config, logger,
+      { subscriptionCallback: () => {} }, new edr.ContractDecoder());
+    let answer;
+    for (const request of requests) {
+      const response = await provider.handleRequest(request);
+      answer = typeof response.data === 'string' ? response.data : JSON.stringify(response.data);
+    }
+    process.send({ answer }, () => process.exit(0));
+  } catch (error) {
+    process.send({ failed: String(error && error.message) }, () => process.exit(1));
+  }
+});`;
+
+/** The child's answer, or 'late' at `deadline` (the child then killed). */
+function inChild(
+  config: object,
+  requests: string[],
+  deadline: number,
+): Promise<{ answer?: string; failed?: string } | 'late'> {
+  const child = spawn(process.execPath, ['-e', CHILD], {
+    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    serialization: 'advanced',
+    // EDR's mimalloc commits less memory so (../shared/edr.ts).
+    env: { ...process.env, MIMALLOC_ARENA_EAGER_COMMIT: process.env.MIMALLOC_ARENA_EAGER_COMMIT ?? '0' },
+  });
+  return new Promise((resolve) => {
+    const timer = setTimeout(
+      () => {
+        child.kill('SIGKILL');
+        resolve('late');
+      },
+      Math.max(0, deadline - Date.now()),
+    );
+    const end = (outcome: { answer?: string; failed?: string }) => {
+      clearTimeout(timer);
+      resolve(outcome);
+    };
+    child.once('message', (message) => end(message as { answer?: string; failed?: string }));
+    child.once('close', (code, signal) => end({ failed: `the second engine exited (${signal ?? code})` }));
+    child.once('error', (error) => end({ failed: error.message }));
+    child.send({ edrPath: createRequire(import.meta.url).resolve('@nomicfoundation/edr'), config, requests });
+  });
+}
+
+/**
+ * The engine's answer to `method` (eth_call, eth_estimateGas) with `params` (engine params) on a second engine, or a
+ * timeout at `deadline` (Date.now()'s clock); undefined when the call cannot run there (see forkPoint; with `header`,
+ * the fields its block is read with, not at `pending`). Called inside a queued op.
+ */
+export async function detachedCall(
+  chain: CChain,
+  provider: Provider,
+  params: unknown[],
+  deadline: number,
+  { method = 'eth_call', header }: { method?: string; header?: Record<string, string> } = {},
+): Promise<Detached | undefined> {
+  const point = await forkPoint(chain, provider, params[1]);
+  if (!point || (header && point.next.length > 0)) return undefined;
+  const { port } = await routeServer();
+  const token = randomBytes(16).toString('hex');
+  routes.set(token, { source: provider, fork: `0x${point.number.toString(16)}`, ...(header ? { header } : {}) });
+  const cacheDir = await mkdtemp(join(tmpdir(), 'avalanche-mock-call-'));
+  try {
+    const config = chain.forkConfig({ url: `http://127.0.0.1:${port}/${token}`, blockNumber: point.number, cacheDir });
+    // Every block of the source on this chain's rules: EDR knows none of its chain's, and runs a call at its fork
+    // block on that block's own header, as the chain's engine does.
+    (config.network as ForkConfig).chainOverrides = [
+      {
+        chainId: config.chainId,
+        name: 'C-Chain',
+        hardforkActivationOverrides: [{ condition: { blockNumber: 0n }, hardfork: config.hardfork }],
+      },
+    ];
+    const at = point.next.length > 0 ? 'pending' : 'latest';
+    const requests = [
+      ...point.next.map(([method, args]) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: args })),
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [params[0], at, ...params.slice(2)] }),
+    ];
+    const ended = await inChild(config, requests, deadline);
+    if (ended === 'late') return { timeout: true };
+    if (ended.answer === undefined) throw new Error(`the mock's second engine failed: ${ended.failed}`);
+    return { answer: ended.answer };
+  } finally {
+    routes.delete(token);
+    await rm(cacheDir, { recursive: true, force: true });
+  }
+}

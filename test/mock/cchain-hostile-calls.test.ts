@@ -1,0 +1,132 @@
+/**
+ * Calls whose course depends on their gas (they read GAS or start frames), which the mock cannot run in steps. coreth
+ * v1.14.2's DoCall (graft/coreth/internal/ethapi/api.go) runs an eth_call with the RPC gas cap, 50,000,000
+ * (plugin/evm/config/default_config.go), and cancels the EVM after RPCEVMTimeout, 5 s (eth/ethconfig/config.go:
+ * "execution aborted (timeout = 5s)"); other requests are served meanwhile. The mock runs such a call's whole gas on a
+ * second engine under that deadline (mock/cchain/detached-call.ts), so the chain is held no longer than coreth's
+ * deadline, never for the engine's minute of 50M gas.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { callRpc } from '../support/rpc.ts';
+
+/** JUMPDEST, GAS, POP, PUSH1 0, JUMP: `while (true) gasleft();`. */
+const GAS_LOOP = '0x5b5a50600056';
+/** An endless loop calling the modexp precompile with 0xffff gas each time: `while (true) address(5).call{gas: 65535}("");`. */
+const CALL_LOOP = '0x5b600080808080600561fffff150600056';
+/**
+ * 5,000 turns of GAS, POP and a countdown (30 gas a turn, 150,000 in all: past the mock's first run of such code),
+ * then returns 42 and the caller's balance: a call that ends well with enough gas.
+ */
+const COUNTED = '0x6113885b5a50600190038060035750602a600052333160205260406000f3';
+
+/** COUNTED's loop, then returns TIMESTAMP and NUMBER: the block context the whole run had. */
+const COUNTED_BLOCK = '0x6113885b5a50600190038060035750426000524360205260406000f3';
+
+const TIMEOUT = 'execution aborted (timeout = 5s)';
+
+let node: RunningMockNode;
+beforeAll(async () => {
+  node = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
+});
+afterAll(() => node?.close());
+
+const c = (method: string, params: unknown[]) => callRpc(`${node.url}/ext/bc/C/rpc`, method, params);
+let next = 0;
+const deploy = async (code: string) => {
+  const address = `0x${(0xbad00 + next++).toString(16).padStart(40, '0')}`;
+  expect((await c('hardhat_setCode', [address, code])).error).toBeUndefined();
+  return address;
+};
+/** Resolves with `promise`'s value, or 'no answer' once `ms` have passed: a deadline, not a timing claim. */
+const within = <T>(promise: Promise<T>, ms: number) =>
+  Promise.race([promise, new Promise<'no answer'>((resolve) => setTimeout(() => resolve('no answer'), ms))]);
+
+describe('a gas-shaped endless call without a gas limit', () => {
+  // The engine needs a minute or more for 50M gas of either loop: answered by coreth's deadline, and eth_blockNumber
+  // (queued behind it on the chain) is answered long before that minute.
+  it.each([
+    ['reading GAS', GAS_LOOP],
+    ['calling out', CALL_LOOP],
+  ])('%s is answered coreth’s timeout, and the chain serves the next request', { timeout: 60_000 }, async (_, code) => {
+    const address = await deploy(code);
+    const hostile = within(c('eth_call', [{ to: address }, 'latest']), 25_000);
+    const meanwhile = within(c('eth_blockNumber', []), 25_000);
+    expect(await hostile).toMatchObject({ error: { code: -32000, message: TIMEOUT } });
+    expect(await meanwhile).toMatchObject({ result: expect.stringMatching(/^0x/) });
+  });
+
+  it('in a state override is answered coreth’s timeout', { timeout: 60_000 }, async () => {
+    const to = `0x${'ab'.repeat(20)}`;
+    const answer = await within(c('eth_call', [{ to }, 'latest', { [to]: { code: GAS_LOOP } }]), 25_000);
+    expect(answer).toMatchObject({ error: { code: -32000, message: TIMEOUT } });
+  });
+
+  // gasestimator.Estimate has no deadline: the mock takes a first run it cannot end in time as one that needs more
+  // than the allowance (mock/cchain/call-run.ts runEstimate).
+  it('is answered by eth_estimateGas as needing more than the allowance', { timeout: 60_000 }, async () => {
+    const address = await deploy(GAS_LOOP);
+    const answer = await within(c('eth_estimateGas', [{ to: address }, 'latest']), 25_000);
+    expect(answer).toMatchObject({ error: { code: -32000, message: 'gas required exceeds allowance (50000000)' } });
+  });
+});
+
+describe('a gas-shaped call that ends with more gas than the first run’s', () => {
+  it('answers what the whole run returns, reading the chain’s state', { timeout: 60_000 }, async () => {
+    const address = await deploy(COUNTED);
+    const from = `0x${'5e'.repeat(20)}`;
+    expect((await c('hardhat_setBalance', [from, '0x1234'])).error).toBeUndefined();
+    const answer = await within(c('eth_call', [{ from, to: address }, 'latest']), 25_000);
+    expect(answer).toMatchObject({ result: `0x${'2a'.padStart(64, '0')}${'1234'.padStart(64, '0')}` });
+    // An earlier block's state: the balance the sender had there.
+    expect((await c('hardhat_mine', ['0x1'])).error).toBeUndefined();
+    const height = (await c('eth_blockNumber', [])).result as string;
+    expect((await c('hardhat_mine', ['0x1'])).error).toBeUndefined();
+    expect((await c('hardhat_setBalance', [from, '0x99'])).error).toBeUndefined();
+    const then = await within(c('eth_call', [{ from, to: address }, height]), 25_000);
+    expect(then).toMatchObject({ result: `0x${'2a'.padStart(64, '0')}${'1234'.padStart(64, '0')}` });
+    const now = await within(c('eth_call', [{ from, to: address }, 'latest']), 25_000);
+    expect(now).toMatchObject({ result: `0x${'2a'.padStart(64, '0')}${'99'.padStart(64, '0')}` });
+  });
+});
+
+// DoCall applies the block overrides to the block context (internal/ethapi/api.go, BlockOverrides.Apply) and runs
+// under the same deadline: the mock's run on the block it builds is the same bounded run.
+describe('eth_estimateGas of a gas-shaped call past the first run’s gas', () => {
+  // gasestimator.Estimate (graft/coreth/eth/gasestimator/gasestimator.go): the least gas the call succeeds with, found
+  // by runs of up to the allowance, which the mock makes on the second engine too.
+  it('is the gas a call then succeeds with', { timeout: 60_000 }, async () => {
+    const address = await deploy(COUNTED);
+    const estimate = await within(c('eth_estimateGas', [{ to: address }, 'latest']), 25_000);
+    expect(estimate).toMatchObject({ result: expect.stringMatching(/^0x/) });
+    const gas = BigInt((estimate as { result: string }).result);
+    expect(gas).toBeGreaterThan(150_000n);
+    const call = await within(c('eth_call', [{ to: address, gas: `0x${gas.toString(16)}` }, 'latest']), 25_000);
+    expect(call).toMatchObject({ result: expect.stringMatching(/^0x0{62}2a/) });
+  });
+});
+
+describe('a gas-shaped call with block overrides', () => {
+  it('that never ends is answered coreth’s timeout, the chain left as it was', { timeout: 60_000 }, async () => {
+    const address = await deploy(GAS_LOOP);
+    const before = (await c('eth_blockNumber', [])).result as string;
+    const latest = (await c('eth_getBlockByNumber', ['latest', false])).result as { timestamp: string };
+    const time = `0x${(BigInt(latest.timestamp) + 100n).toString(16)}`;
+    const hostile = within(c('eth_call', [{ to: address }, 'latest', null, { time }]), 25_000);
+    const meanwhile = within(c('eth_blockNumber', []), 25_000);
+    expect(await hostile).toMatchObject({ error: { code: -32000, message: TIMEOUT } });
+    expect(await meanwhile).toMatchObject({ result: before });
+  });
+
+  it('that ends reads the overridden block’s time and number', { timeout: 60_000 }, async () => {
+    const address = await deploy(COUNTED_BLOCK);
+    const latest = (await c('eth_getBlockByNumber', ['latest', false])).result as { timestamp: string; number: string };
+    const time = BigInt(latest.timestamp) + 1000n;
+    const number = BigInt(latest.number) + 5n;
+    const overrides = { time: `0x${time.toString(16)}`, number: `0x${number.toString(16)}` };
+    const answer = await within(c('eth_call', [{ to: address }, 'latest', null, overrides]), 25_000);
+    const word = (value: bigint) => value.toString(16).padStart(64, '0');
+    expect(answer).toMatchObject({ result: `0x${word(time)}${word(number)}` });
+    expect((await c('eth_blockNumber', [])).result).toBe(latest.number);
+  });
+});
