@@ -87,6 +87,7 @@ function splitServerUrl(urlTemplate: string, variables: Variables): { defaultBas
   const origin = /^(?:[a-z][a-z0-9+.-]*|\{[^}/]+\}):\/\/[^/]+/i.exec(urlTemplate)?.[0];
   return {
     defaultBaseUrl: str(variables.baseUrl?.default) || origin || 'http://127.0.0.1:9650',
-    pathTemplate: urlTemplate.replace(/^\{baseUrl\}/, '').slice(origin?.length ?? 0),
+    // A URL without a path (Signatory's `http://localhost:1999`) is served at `/`, where HTTP sends its requests.
+    pathTemplate: urlTemplate.replace(/^\{baseUrl\}/, '').slice(origin?.length ?? 0) || '/',
   };
 }

@@ -118,7 +118,7 @@ function readmeExample(model: SpecModel): Pick<ServerPackageView, 'example'> {
     example: {
       createName: names.create,
       handlersName: names.handlers,
-      path: literal(endpoint.defaultPath || '/'),
+      path: literal(endpoint.defaultPath),
       key: propertyKey(method.shortName),
     },
   };
