@@ -45,6 +45,7 @@ const METHOD_LISTS: Record<string, ComponentKind> = {
   links: 'links',
   tags: 'tags',
 };
+const SCHEMA_DATA = new Set(['const', 'enum', 'default', 'examples', 'example']);
 /** Keywords whose value maps names to schemas: a property named `default` is a schema, not data. */
 const SCHEMA_MAPS = new Set([
   'properties',
@@ -78,7 +79,8 @@ const SUBSCHEMAS = new Set([
   'contentSchema',
 ]);
 
-export function childRole(role: Role, key: string): { role: Role; listOf?: ComponentKind } {
+/** The role of `key`'s value in an object of `role`; `inExtension`: the object is inside an `x-` extension. */
+export function childRole(role: Role, key: string, inExtension = false): { role: Role; listOf?: ComponentKind } {
   // Extensions are carried as written, except that their references into the spec's own files (`x-result-history`'s
   // schemas) are bundled like any other; references to URLs in them are their data (bundle.ts leaves them be).
   if (key.startsWith('x-')) return { role: 'schemas' };
@@ -105,11 +107,10 @@ export function childRole(role: Role, key: string): { role: Role; listOf?: Compo
           ? { role: 'examples' }
           : { role: 'other' };
     case 'schemas':
-      return SCHEMA_MAPS.has(key)
-        ? { role: 'schemaMap' }
-        : SUBSCHEMAS.has(key)
-          ? { role: 'schemas' }
-          : { role: 'data' };
+      if (SCHEMA_MAPS.has(key)) return { role: 'schemaMap' };
+      if (SCHEMA_DATA.has(key)) return { role: 'data' };
+      // An extension's own shape is its author's: every member but wire data may hold schemas (`x-result-history`).
+      return SUBSCHEMAS.has(key) || inExtension ? { role: 'schemas' } : { role: 'data' };
     case 'schemaMap':
       return { role: 'schemas' };
     case 'examples':
