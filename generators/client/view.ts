@@ -46,6 +46,8 @@ export interface EndpointView {
    * have a range (for the runtime's `nodeVersion` check) and the keys whose values error excerpts hide (`x-sensitive`).
    */
   superCall: string;
+  /** The wire names of the methods that take params by name, as a literal, when not all do (`call()` reads it). */
+  paramsByName: string | undefined;
   /** The base URL and path of each method that has a server of its own, as a literal; undefined when none has. */
   methodServers: string | undefined;
 }
@@ -208,13 +210,24 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
     pathVariables: endpoint.pathVariables.map((variable) => ({
       name: variable.name,
       defaultLiteral: literal(variable.default),
-      docLines: commentLines([variable.description, `Default \`${variable.default}\`.`]),
+      docLines: commentLines([
+        variable.description,
+        `Default \`${variable.default}\`${variable.enum.length > 0 ? `; one of ${variable.enum.map((v) => `\`${v}\``).join(', ')}` : ''}.`,
+      ]),
     })),
     typeImports: [...typeNames].sort(),
     errorsName: clientErrorsName(endpoint.typeName),
     documentedErrors: errors.documented,
     methods,
     namespaces: namespacesOf(endpoint),
+    // A document without methods says nothing of its own, so OpenRPC's default, `either`, holds: an array.
+    paramsByName:
+      endpoint.methods.length > 0 && endpoint.methods.every((m) => m.paramStructure === 'by-name')
+        ? undefined
+        : literal(
+            endpoint.methods.filter((m) => m.paramStructure === 'by-name').map((m) => m.name),
+            '  ',
+          ),
     methodServers: ((servers) => (servers.length > 0 ? literal(Object.fromEntries(servers), '  ') : undefined))(
       endpoint.methods.flatMap((m) => (m.server ? [[m.name, [m.server.baseUrl, m.server.pathTemplate]]] : [])),
     ),

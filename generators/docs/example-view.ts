@@ -20,8 +20,9 @@ export interface ExampleView {
   typescript: string;
 }
 
+/** Where the generated client sends by default: the server's URL, every variable at its default. */
 export function endpointUrl(endpoint: EndpointModel): string {
-  return `${endpoint.defaultBaseUrl}${endpoint.defaultPath}`;
+  return `${endpoint.defaultOrigin}${endpoint.defaultPath}`;
 }
 
 function jsonRpcRequest(

@@ -48,7 +48,7 @@ export interface EndpointView {
   urlTemplate: string;
   url: string;
   serverDescription: Html | null;
-  pathVariables: Array<{ name: string; default: string; description: Html | null }>;
+  pathVariables: Array<{ name: string; default: string; enum: string[]; description: Html | null }>;
   clientName: string;
   clientConstruction: string;
   openrpcHref: string;
@@ -66,6 +66,7 @@ export function endpointView(clientPackage: string, endpoint: EndpointModel, con
     pathVariables: endpoint.pathVariables.map((variable) => ({
       name: variable.name,
       default: variable.default,
+      enum: variable.enum,
       description: variable.description ? renderInline(variable.description, context.linker) : null,
     })),
     clientName: clientClassName(endpoint.typeName),
@@ -144,7 +145,7 @@ function methodView(
     tryIt: first
       ? {
           id: `try-${method.name}`,
-          baseUrl: endpoint.defaultBaseUrl,
+          baseUrl: endpoint.defaultOrigin,
           path: endpoint.defaultPath,
           request: examples[0]!.requestText,
         }

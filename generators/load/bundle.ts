@@ -95,7 +95,7 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     }
     for (const [key, child] of Object.entries(node)) {
       if (key === '$ref') continue;
-      walk(child, currentFile, [...tokens, key], childRole(role, key), extension || isExtension(role, key));
+      walk(child, currentFile, [...tokens, key], childRole(role, key, extension), extension || isExtension(role, key));
     }
   };
 

@@ -15,8 +15,8 @@ export const isKind = (token: string | undefined): token is ComponentKind =>
 
 /**
  * What an object is, by where it sits in an OpenRPC document: it decides which `components` map a reference found
- * there goes to, and where walking stops (`data`: example values, schema `const`/`enum`/`default`, which are wire
- * data, never references; `other`: `info` and `servers`, carried through as written).
+ * there goes to, and where walking stops (`data`: example values, and a schema's keywords that hold no schema, its
+ * `const`/`enum`/`default` wire data among them, never references; `other`: `info` and `servers`, as written).
  */
 export type Role =
   | 'document'
@@ -47,9 +47,40 @@ const METHOD_LISTS: Record<string, ComponentKind> = {
 };
 const SCHEMA_DATA = new Set(['const', 'enum', 'default', 'examples', 'example']);
 /** Keywords whose value maps names to schemas: a property named `default` is a schema, not data. */
-const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependencies']);
+const SCHEMA_MAPS = new Set([
+  'properties',
+  'patternProperties',
+  'definitions',
+  '$defs',
+  'dependencies',
+  'dependentSchemas',
+]);
+/**
+ * Keywords whose value is a schema or a list of them (JSON Schema draft-07 to 2020-12). Any other keyword of a schema
+ * holds no schema: a keyword JSON Schema does not define is ignored, as JSON Schema says, and so is a `$ref` inside it
+ * (ERC-4337's bundler spec writes fields beside `properties`, one a `$ref` to a schema the document does not have).
+ */
+const SUBSCHEMAS = new Set([
+  'items',
+  'additionalItems',
+  'contains',
+  'additionalProperties',
+  'propertyNames',
+  'if',
+  'then',
+  'else',
+  'not',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'prefixItems',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
+]);
 
-export function childRole(role: Role, key: string): { role: Role; listOf?: ComponentKind } {
+/** The role of `key`'s value in an object of `role`; `inExtension`: the object is inside an `x-` extension. */
+export function childRole(role: Role, key: string, inExtension = false): { role: Role; listOf?: ComponentKind } {
   // Extensions are carried as written, except that their references into the spec's own files (`x-result-history`'s
   // schemas) are bundled like any other; references to URLs in them are their data (bundle.ts leaves them be).
   if (key.startsWith('x-')) return { role: 'schemas' };
@@ -76,11 +107,10 @@ export function childRole(role: Role, key: string): { role: Role; listOf?: Compo
           ? { role: 'examples' }
           : { role: 'other' };
     case 'schemas':
-      return SCHEMA_MAPS.has(key)
-        ? { role: 'schemaMap' }
-        : SCHEMA_DATA.has(key)
-          ? { role: 'data' }
-          : { role: 'schemas' };
+      if (SCHEMA_MAPS.has(key)) return { role: 'schemaMap' };
+      if (SCHEMA_DATA.has(key)) return { role: 'data' };
+      // An extension's own shape is its author's: every member but wire data may hold schemas (`x-result-history`).
+      return SUBSCHEMAS.has(key) || inExtension ? { role: 'schemas' } : { role: 'data' };
     case 'schemaMap':
       return { role: 'schemas' };
     case 'examples':

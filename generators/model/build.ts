@@ -15,6 +15,7 @@ import {
 } from './names.ts';
 import { publishable } from './published.ts';
 import { componentName, isSchema } from './schema-walk.ts';
+import { endpointServer, methodServer } from './servers.ts';
 import { releasesNamedIn } from './versions.ts';
 import type {
   EndpointModel,
@@ -96,18 +97,6 @@ function packageStem(title: string): string {
 function buildEndpoint(bundle: BundledDocument, schemas: Record<string, JsonSchema>): EndpointModel {
   const doc = bundle.document as Obj;
   const info = (doc.info ?? {}) as Obj;
-  const server = ((doc.servers as Obj[] | undefined)?.[0] ?? { url: '/' }) as Obj;
-  const variables = (server.variables ?? {}) as Record<string, Obj>;
-  const urlTemplate = str(server.url);
-  const { defaultBaseUrl, pathTemplate } = splitServerUrl(urlTemplate, variables);
-  const defaultPath = pathTemplate.replace(/\{([^}]+)\}/g, (_, name: string) => str(variables[name]?.default));
-  // In the order the URL names them (an object's key order is the author's formatting, not a fact of the API).
-  const position = (name: string) => pathTemplate.indexOf(`{${name}}`);
-  const pathVariables = Object.entries(variables)
-    .filter(([name]) => name !== 'baseUrl')
-    .sort(([a], [b]) => position(a) - position(b) || (a < b ? -1 : a > b ? 1 : 0))
-    .map(([name, variable]) => ({ name, default: str(variable.default), description: str(variable.description) }));
-
   const typeName = endpointTypeName(bundle.name);
   for (const [name, schema] of Object.entries(componentSchemasOf(bundle)))
     schemas[name] = withoutSelfIntersection(name, schema);
@@ -123,13 +112,8 @@ function buildEndpoint(bundle: BundledDocument, schemas: Record<string, JsonSche
     title: str(info.title),
     description: str(info.description),
     version: str(info.version),
-    urlTemplate,
-    serverDescription: str(server.description),
-    pathTemplate,
-    defaultPath,
+    ...endpointServer((doc.servers as Obj[] | undefined)?.[0]),
     aliases: Array.isArray(doc['x-aliases']) ? (doc['x-aliases'] as unknown[]).map(str) : [],
-    pathVariables,
-    defaultBaseUrl,
     methods,
     license: str((info.license as Obj | undefined)?.name),
     mockOnly: doc['x-mock-only'] === true,
@@ -138,36 +122,6 @@ function buildEndpoint(bundle: BundledDocument, schemas: Record<string, JsonSche
     releases: releasesNamedIn(doc as JsonSchema),
     ...(bundle.profile ? { profile: bundle.profile } : {}),
   };
-}
-
-/**
- * `{baseUrl}/ext/bc/P` or `http://{host}:{port}/rpc`: the origin is the default base URL (its variables filled in by
- * the client), the rest the path.
- */
-function splitServerUrl(
-  urlTemplate: string,
-  variables: Record<string, Obj>,
-): { defaultBaseUrl: string; pathTemplate: string } {
-  const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/]+/i.exec(urlTemplate)?.[0];
-  return {
-    defaultBaseUrl: str(variables.baseUrl?.default) || origin || 'http://127.0.0.1:9650',
-    pathTemplate: urlTemplate.replace(/^\{baseUrl\}/, '').slice(origin?.length ?? 0),
-  };
-}
-
-/**
- * A method's own first server (OpenRPC 1.3.2 Method Object `servers`), its own variables at their defaults; a variable
- * it does not define is left for the client to fill from the endpoint's.
- */
-function methodServer(method: Obj): MethodModel['server'] {
-  const server = (method.servers as Obj[] | undefined)?.[0];
-  if (!server || typeof server.url !== 'string') return undefined;
-  const variables = (server.variables ?? {}) as Record<string, Obj>;
-  const url = server.url.replace(/\{([^}]+)\}/g, (whole, name: string) =>
-    name !== 'baseUrl' && variables[name] ? str(variables[name].default) : whole,
-  );
-  const { defaultBaseUrl, pathTemplate } = splitServerUrl(url, variables);
-  return { baseUrl: defaultBaseUrl, pathTemplate };
 }
 
 /**

@@ -36,6 +36,8 @@ export interface ServerVariable {
   name: string;
   default: string;
   description: string;
+  /** The values the document allows (`enum`); empty when it names none. */
+  enum: string[];
 }
 
 export interface EndpointModel {
@@ -62,7 +64,10 @@ export interface EndpointModel {
   aliases: string[];
   /** Variables of the URL other than `baseUrl`, e.g. `blockchainID`. */
   pathVariables: ServerVariable[];
+  /** The base URL as the client's default, its variables still to fill: `http://{host}:{port}`. */
   defaultBaseUrl: string;
+  /** The base URL every variable at its default gives, where the client sends by default: `http://localhost:8545`. */
+  defaultOrigin: string;
   methods: MethodModel[];
   /**
    * The document to publish (model/published.ts): read only by generators/shared/published.ts, since every fact in it

@@ -43,7 +43,13 @@ export interface ServerEndpointView {
   handlersName: string;
   createName: string;
   /** Options the endpoint starts from: plain JSON-RPC 2.0 unless the spec opts into the Avalanche profile. */
+  /** The options the factory passes on: its own, with the profile of a foreign document and the declared discovery's. */
   defaultOptions: string;
+  /**
+   * The handler key of the document's own `rpc.discover`, when it declares one: the factory answers it with the bundled
+   * document through that declaration, its params and result checked as the document says (unless `discover: false`).
+   */
+  discoverKey: string | undefined;
   methodsName: string;
   documentName: string;
   docLines: string[];
@@ -112,7 +118,7 @@ function readmeExample(model: SpecModel): Pick<ServerPackageView, 'example'> {
     example: {
       createName: names.create,
       handlersName: names.handlers,
-      path: literal(endpoint.defaultPath || '/'),
+      path: literal(endpoint.defaultPath),
       key: propertyKey(method.shortName),
     },
   };
@@ -159,6 +165,7 @@ function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument
       docLines: handlerComment(model, endpoint, method),
     };
   });
+  const discoverMethod = endpoint.methods.find((method) => method.name === 'rpc.discover');
   return {
     header: headerText([endpoint.file]),
     invalidArgument,
@@ -173,7 +180,11 @@ function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument
     aliasesLiteral: literal(endpoint.aliases, '    '),
     handlersName: names.handlers,
     createName: names.create,
-    defaultOptions: endpoint.profile === 'avalanche' ? 'options' : "{ profile: 'jsonrpc2', ...options }",
+    defaultOptions: ((declared) => {
+      const profile = endpoint.profile === 'avalanche' ? '' : "profile: 'jsonrpc2', ";
+      return declared || profile ? `{ ${profile}...options${declared ? ', discover: false' : ''} }` : 'options';
+    })(discoverMethod !== undefined),
+    discoverKey: discoverMethod ? propertyKey(discoverMethod.shortName) : undefined,
     methodsName: names.methods,
     documentName: names.document,
     docLines: commentLines([
@@ -225,13 +236,13 @@ function handlerSignature(key: string, paramsType: string, resultType: string): 
 }
 
 /**
- * OpenRPC's service discovery method, which the endpoint answers itself with its bundled document (runtime/server's
- * `discover` option): a spec that declares it keeps its typed handler, said here to run only with `discover: false`.
+ * OpenRPC's service discovery method, which the endpoint answers itself with its bundled document: a spec that declares
+ * it keeps its typed handler, said here to run only with `discover: false`.
  */
 const discovery = (method: MethodModel) =>
   method.name === 'rpc.discover'
-    ? 'The endpoint answers it itself with its bundled document, unless created with `discover: false`: only then ' +
-      'does this handler run.'
+    ? 'The endpoint answers it itself with its bundled document, as this declaration says, unless created with ' +
+      '`discover: false`: only then does this handler run.'
     : '';
 
 function handlerComment(model: SpecModel, endpoint: EndpointModel, method: MethodModel): string[] {

@@ -69,10 +69,15 @@ describe('requests', () => {
     const pchain = new PChainClient({ baseUrl: node.url });
     await pchain.getHeight();
     await pchain.getBlock({ blockID: '2NNkpYTGfTFLSGXJcHtVv6drwVU2cczhmjK2uhvwDyxwsjzZMm', encoding: 'json' });
+    // The untyped call of a by-name spec sends what the typed method does, and so for a method it does not describe.
+    await pchain.call('platform.getHeight');
+    await pchain.call('platform.notInTheSpec');
     expect(node.requests.map((r) => r.body)).toEqual([
       '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight","params":{}}',
       '{"jsonrpc":"2.0","id":2,"method":"platform.getBlock",' +
         '"params":{"blockID":"2NNkpYTGfTFLSGXJcHtVv6drwVU2cczhmjK2uhvwDyxwsjzZMm","encoding":"json"}}',
+      '{"jsonrpc":"2.0","id":3,"method":"platform.getHeight","params":{}}',
+      '{"jsonrpc":"2.0","id":4,"method":"platform.notInTheSpec","params":{}}',
     ]);
   });
 

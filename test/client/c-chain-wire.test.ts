@@ -42,4 +42,20 @@ describe('the generated C-Chain client on the mock node', () => {
     expect(await client.ethChainId()).toBe('0xa868');
     expect(bodies.map((body) => (body as { params: unknown }).params)).toEqual([[EWOQ_C], []]);
   });
+
+  it('sends an untyped call() without params an empty array, as the typed method does', async () => {
+    const { client, bodies } = recordingClient();
+    expect(await client.call('eth_chainId')).toBe('0xa868');
+    expect(await client.call('net_version')).toBe(await client.netVersion());
+    expect(await client.call('eth_getBalance', [EWOQ_C, 'latest'])).toBe(
+      await client.ethGetBalance({ Address: EWOQ_C }),
+    );
+    expect(bodies.map((body) => (body as { params: unknown }).params)).toEqual([
+      [],
+      [],
+      [],
+      [EWOQ_C, 'latest'],
+      [EWOQ_C],
+    ]);
+  });
 });

@@ -14,6 +14,7 @@ import type { GeneratedFile } from '../../generators/emit/files.ts';
 import { clientClassName, serverNames } from '../../generators/model/names.ts';
 import type { SpecModel } from '../../generators/model/types.ts';
 import { loadModel, renderArtifacts } from '../../generators/pipeline.ts';
+import { listen } from '../support/rpc.ts';
 import { strictDiagnostics } from './strict-diagnostics.ts';
 
 /**
@@ -85,9 +86,10 @@ describe('public OpenRPC documents', () => {
         readFileSync(golden, 'utf8'),
       );
 
-      // The server package, as generated, with its classic mock (exampleHandlers) answers an example call with its
-      // result.
+      // The server package, as generated, with its classic mock (exampleHandlers) served over HTTP at the path its
+      // ENDPOINTS table gives, answers the generated client's call of an example with its result.
       const server = await import(pathToFileURL(join(out, name, 'server/dist/index.js')).href);
+      const client = await import(pathToFileURL(join(out, name, 'client/dist/index.js')).href);
       for (const endpoint of model.endpoints) {
         const names = serverNames(endpoint.typeName);
         const create = server[names.create] as (h: object) => { fetch: (r: Request) => Promise<Response> };
@@ -95,11 +97,16 @@ describe('public OpenRPC documents', () => {
         const method = endpoint.methods.find((m) => m.examples.length > 0 && m.result);
         if (!method) continue;
         const example = method.examples[0]!;
-        const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: method.name, params: example.params });
-        const response = await app.fetch(
-          new Request('http://127.0.0.1/', { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
-        );
-        expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 1, result: example.result });
+        const http = await listen(server.createRouter({ [server.ENDPOINTS[endpoint.name].path]: app }).node);
+        try {
+          const sender = new client[clientClassName(endpoint.typeName)]({ baseUrl: http.url });
+          const params = Array.isArray(example.params)
+            ? Object.fromEntries(example.params.map((value, i) => [method.params[i]!.name, value]))
+            : example.params;
+          expect(await sender[method.shortName](params)).toEqual(example.result);
+        } finally {
+          await http.close();
+        }
         // An unknown method is refused as JSON-RPC 2.0 says, not as AvalancheGo does.
         const unknown = await app.fetch(
           new Request('http://127.0.0.1/', {

@@ -67,6 +67,12 @@ export declare class JsonRpcClient<Errors extends { [method: string]: string } =
    */
   protected readonly methodServers: { readonly [method: string]: readonly [string, string] };
   /**
+   * Whether a method takes its params by name (OpenRPC `paramStructure`), so `call()` sends it `{}` when given none,
+   * else `[]`: true when every method of the spec does (and then any other method too), else the wire names of those
+   * that do (set by the generated client).
+   */
+  protected readonly paramsByName: boolean | readonly string[];
+  /**
    * @param defaultBaseUrl - Scheme, host and port, when `options.baseUrl` is not given; `{name}` parts are replaced by
    *   `values[name]` (`http://{host}:{port}`).
    * @param path - The endpoint's path; `{name}` parts are replaced by `values[name]`, URL-encoded.
@@ -87,7 +93,8 @@ export declare class JsonRpcClient<Errors extends { [method: string]: string } =
   protected positional(params: object, names: readonly string[]): unknown[];
   /**
    * Calls a method the spec does not describe (or one of its methods, untyped): `params` are sent as given, the result
-   * comes back unchecked. Fails as every method does.
+   * comes back unchecked. Without `params`, a method that takes them by name is sent `{}`, any other `[]`, as its
+   * typed method sends them. Fails as every method does.
    */
   call(method: string, params?: object, options?: CallOptions): Promise<unknown>;
   /**

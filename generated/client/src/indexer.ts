@@ -20,13 +20,13 @@ export interface IndexerClientOptions extends ClientOptions {
   /**
    * The chain's alias: `X`, `P` or `C`.
    *
-   * Default `P`.
+   * Default `P`; one of `X`, `P`, `C`.
    */
   chain?: string | undefined;
   /**
    * What the index holds: `block` (every chain), `tx` or `vtx` (the X-Chain only).
    *
-   * Default `block`.
+   * Default `block`; one of `block`, `tx`, `vtx`.
    */
   index?: string | undefined;
 }

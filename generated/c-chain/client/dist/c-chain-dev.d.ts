@@ -188,6 +188,7 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
     anvilLoadState: string;
     hardhatLoadState: string;
   };
+  protected override readonly paramsByName: readonly string[];
   constructor(options?: CChainDevClientOptions);
   /**
    * Snapshot the whole network; answers its ID.

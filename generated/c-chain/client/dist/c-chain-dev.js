@@ -110,6 +110,7 @@ export class CChainDevClient extends JsonRpcClient {
     anvilLoadState: 'anvil_loadState',
     hardhatLoadState: 'hardhat_loadState',
   };
+  paramsByName = [];
   constructor(options = {}) {
     super(options, 'http://127.0.0.1:9650', '/ext/bc/C/rpc', {}, {});
   }

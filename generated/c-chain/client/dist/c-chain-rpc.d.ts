@@ -259,6 +259,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
     netListening: string;
     netPeerCount: string;
   };
+  protected override readonly paramsByName: readonly string[];
   constructor(options?: CChainRpcClientOptions);
   /**
    * Returns the number of most recent block.

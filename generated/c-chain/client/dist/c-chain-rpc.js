@@ -227,6 +227,7 @@ export class CChainRpcClient extends JsonRpcClient {
     netListening: 'net_listening',
     netPeerCount: 'net_peerCount',
   };
+  paramsByName = [];
   constructor(options = {}) {
     super(options, 'http://127.0.0.1:9650', '/ext/bc/C/rpc', {}, { eth_suggestPriceOptions: { since: 'v1.13.0' } });
   }

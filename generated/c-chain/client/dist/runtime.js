@@ -47,6 +47,12 @@ export class JsonRpcClient {
    */
   methodServers = {};
   /**
+   * Whether a method takes its params by name (OpenRPC `paramStructure`), so `call()` sends it `{}` when given none,
+   * else `[]`: true when every method of the spec does (and then any other method too), else the wire names of those
+   * that do (set by the generated client).
+   */
+  paramsByName = true;
+  /**
    * @param defaultBaseUrl - Scheme, host and port, when `options.baseUrl` is not given; `{name}` parts are replaced by
    *   `values[name]` (`http://{host}:{port}`).
    * @param path - The endpoint's path; `{name}` parts are replaced by `values[name]`, URL-encoded.
@@ -98,10 +104,12 @@ export class JsonRpcClient {
   }
   /**
    * Calls a method the spec does not describe (or one of its methods, untyped): `params` are sent as given, the result
-   * comes back unchecked. Fails as every method does.
+   * comes back unchecked. Without `params`, a method that takes them by name is sent `{}`, any other `[]`, as its
+   * typed method sends them. Fails as every method does.
    */
-  call(method, params = {}, options) {
-    return this.request(method, params, options);
+  call(method, params, options) {
+    const byName = typeof this.paramsByName === 'boolean' ? this.paramsByName : this.paramsByName.includes(method);
+    return this.request(method, params ?? (byName ? {} : []), options);
   }
   /**
    * Whether `error` is the documented error `name` of this client's method `method`, e.g.

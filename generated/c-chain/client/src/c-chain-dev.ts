@@ -239,6 +239,7 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
     anvilLoadState: 'anvil_loadState',
     hardhatLoadState: 'hardhat_loadState',
   };
+  protected override readonly paramsByName: readonly string[] = [];
 
   constructor(options: CChainDevClientOptions = {}) {
     super(options, 'http://127.0.0.1:9650', '/ext/bc/C/rpc', {}, {});

@@ -425,6 +425,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
     netListening: 'net_listening',
     netPeerCount: 'net_peerCount',
   };
+  protected override readonly paramsByName: readonly string[] = [];
 
   constructor(options: CChainRpcClientOptions = {}) {
     super(

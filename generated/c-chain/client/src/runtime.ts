@@ -113,6 +113,12 @@ export class JsonRpcClient<Errors extends { [method: string]: string } = { [meth
    * `get_pet: ['http://127.0.0.1:8080', '/pets']` (set by the generated client): a `baseUrl` option replaces the base.
    */
   protected readonly methodServers: { readonly [method: string]: readonly [string, string] } = {};
+  /**
+   * Whether a method takes its params by name (OpenRPC `paramStructure`), so `call()` sends it `{}` when given none,
+   * else `[]`: true when every method of the spec does (and then any other method too), else the wire names of those
+   * that do (set by the generated client).
+   */
+  protected readonly paramsByName: boolean | readonly string[] = true;
 
   /**
    * @param defaultBaseUrl - Scheme, host and port, when `options.baseUrl` is not given; `{name}` parts are replaced by
@@ -179,10 +185,12 @@ export class JsonRpcClient<Errors extends { [method: string]: string } = { [meth
 
   /**
    * Calls a method the spec does not describe (or one of its methods, untyped): `params` are sent as given, the result
-   * comes back unchecked. Fails as every method does.
+   * comes back unchecked. Without `params`, a method that takes them by name is sent `{}`, any other `[]`, as its
+   * typed method sends them. Fails as every method does.
    */
-  call(method: string, params: object = {}, options?: CallOptions): Promise<unknown> {
-    return this.request<unknown>(method, params, options);
+  call(method: string, params?: object, options?: CallOptions): Promise<unknown> {
+    const byName = typeof this.paramsByName === 'boolean' ? this.paramsByName : this.paramsByName.includes(method);
+    return this.request<unknown>(method, params ?? (byName ? {} : []), options);
   }
 
   /**
