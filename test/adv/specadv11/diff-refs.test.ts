@@ -31,9 +31,10 @@ function revision(name: string, defs?: object): string {
   const dir = join(temp, name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'refs.json'), documentText);
-  if (defs)
-    mkdirSync(join(dir, 'lib')),
-      writeFileSync(join(dir, 'lib/defs.json'), JSON.stringify({ definitions: { Id: defs } }));
+  if (defs) {
+    mkdirSync(join(dir, 'lib'));
+    writeFileSync(join(dir, 'lib/defs.json'), JSON.stringify({ definitions: { Id: defs } }));
+  }
   return dir;
 }
 
