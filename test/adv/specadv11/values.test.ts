@@ -90,6 +90,19 @@ describe('values JSON.parse takes but cannot keep', () => {
   });
 });
 
+describe('a $ref to a part of the document that is not a schema', () => {
+  it('a param schema that refers to a method object (#/methods/0) is refused naming the file and the $ref', async () => {
+    // A string (#/info/title) or an array (#/methods) is refused as a spec problem; an object that is no schema was
+    // a bare Error from json-schema-to-typescript ("could not compile the type Methods0: Missing $ref pointer").
+    const text = documentWithParam('{"name":"x","schema":{"$ref":"#/methods/0"}}');
+    const { out, error } = await generateFrom('ref-method', text);
+    if (error) {
+      expectRefusedAt(error, '/methods/0/params/0/schema');
+      expect(existsSync(out)).toBe(false);
+    } else expect(readdirSync(out)).toContain('client');
+  });
+});
+
 describe('the output folder', () => {
   it('never writes through a symlink inside --out to a folder outside it', async () => {
     const victim = join(temp, 'victim');
