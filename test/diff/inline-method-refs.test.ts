@@ -1,17 +1,16 @@
 /**
- * The diff reads a document whose methods are written inline as already bundled (diff/load.ts isBundled), and then
- * never resolves its schemas' `$ref`s into other files of the spec folder. A hand-written single document with inline
- * methods and shared schemas in `./lib/defs.json` (beside the documents, it would be one) is the common shape of a foreign spec, so: a `$ref` to a file that does
- * not exist must be refused naming the file and pointer (as `npm run generate` does), and a change inside the
- * referenced file must be reported.
+ * A document whose methods are written inline (a published bundle, or a foreign spec written as one document) is only
+ * bundled by the diff, not checked against the project's rules; its schemas' `$ref`s into other files of the spec
+ * folder (`./lib/defs.json`) are still followed: a `$ref` to a file that does not exist is refused naming the file and
+ * pointer (as `npm run generate` does), and a change inside the referenced file is reported.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../support/cli.ts';
+import { runCli } from '../support/cli.ts';
 
-const temp = mkdtempSync(join(tmpdir(), 'specadv11-diff-'));
+const temp = mkdtempSync(join(tmpdir(), 'diff-inline-refs-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
 const documentText = JSON.stringify({

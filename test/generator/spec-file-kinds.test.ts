@@ -1,18 +1,22 @@
 /**
  * A spec folder is untrusted input, and so are the kinds of file in it: a FIFO (named pipe) named like a document, or
  * one a `$ref` points at, is inside the folder, so the "outside the folder" rule does not catch it. Reading it blocks
- * until some writer opens it, which no one ever does: the generator, the diff and conform must refuse it as a spec
- * problem naming the file (and where the `$ref` is written), never wait on it. Each CLI runs as a child with a
- * generous deadline, so a hang fails the test instead of stalling the suite.
+ * until some writer opens it, which no one ever does: the generator, the diff and conform (and the proxy, which loads
+ * the spec as conform does) refuse it as a spec problem naming the file (and where the `$ref` is written), never wait
+ * on it. Each CLI runs as a child with a generous deadline that only a hang reaches, so a hang fails the test instead
+ * of stalling the suite. A directory or a device is no spec file either; reading those cannot hang, so they are
+ * loaded in-process.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startCli } from '../../support/cli.ts';
+import { SpecError, loadSpec } from '../../generators/load/index.ts';
+import { specFiles } from '../../generators/pipeline.ts';
+import { startCli } from '../support/cli.ts';
 
-const temp = mkdtempSync(join(tmpdir(), 'specadv11-fifo-'));
+const temp = mkdtempSync(join(tmpdir(), 'spec-file-kinds-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
 /** Far longer than a one-method document takes to load on a loaded machine; only a hang reaches it. */
@@ -103,5 +107,35 @@ describe('a FIFO in the spec folder', () => {
     expect(run.hung, 'conform still reading the FIFO at the deadline').toBe(false);
     expect(run.code).not.toBe(0);
     expect(run.stderr + run.stdout).toContain('pipe.json');
+  });
+});
+
+/** The message of the SpecError loading `spec` throws. */
+function refusal(spec: string): string {
+  try {
+    loadSpec(specFiles(spec));
+  } catch (error) {
+    expect(error).toBeInstanceOf(SpecError);
+    return (error as Error).message;
+  }
+  throw new Error(`${spec} loaded`);
+}
+
+describe('other files that are no regular file', () => {
+  it('a $ref to a directory is refused at the $ref, naming the directory', () => {
+    const spec = join(temp, 'directory', 'spec');
+    mkdirSync(join(spec, 'lib/defs.json'), { recursive: true });
+    writeFileSync(join(spec, 'p.json'), documentText('./lib/defs.json'));
+    const message = refusal(spec);
+    expect(message).toContain('p.json#/methods/0/params/0/schema/$ref');
+    expect(message).toMatch(/defs\.json, which is a directory, not a regular file/);
+  });
+
+  it('a document that is a link to a device is refused naming it, not read', () => {
+    const spec = join(temp, 'device', 'spec');
+    mkdirSync(spec, { recursive: true });
+    writeFileSync(join(spec, 'p.json'), documentText('#/components/schemas/Plain'));
+    symlinkSync('/dev/null', join(spec, 'q.json'));
+    expect(refusal(spec)).toMatch(/q\.json#: is a device, not a regular file/);
   });
 });
