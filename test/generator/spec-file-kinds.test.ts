@@ -108,6 +108,22 @@ describe('a FIFO in the spec folder', () => {
     expect(run.code).not.toBe(0);
     expect(run.stderr + run.stdout).toContain('pipe.json');
   });
+
+  it('the proxy refuses a spec whose $ref is a FIFO before it listens', async () => {
+    const spec = specFolder('proxy', './lib/pipe.json', 'lib/pipe.json');
+    const run = await runBounded('conform/proxy-cli.ts', [
+      '--spec',
+      spec,
+      '--upstream',
+      'http://127.0.0.1:9/',
+      '--port',
+      '0',
+    ]);
+    expect(run.hung, 'the proxy still reading the FIFO at the deadline').toBe(false);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr + run.stdout).toContain('pipe.json');
+    expect(run.stdout).not.toMatch(/listening/i);
+  });
 });
 
 /** The message of the SpecError loading `spec` throws. */
