@@ -7,6 +7,17 @@ import { type SpecProblem, pointerOf } from '../common/problems.ts';
 
 const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
+/** Where the string starting at `start` (its opening quote) ends: the index after its closing quote. */
+function stringEnd(text: string, start: number): number {
+  let end = text.indexOf('"', start + 1);
+  for (;;) {
+    let backslashes = 0;
+    while (text[end - 1 - backslashes] === '\\') backslashes++;
+    if (backslashes % 2 === 0) return end + 1;
+    end = text.indexOf('"', end + 1);
+  }
+}
+
 /** Every number beyond a double and every repeated key in `text` (valid JSON), as problems of `file`. */
 export function lossyValues(text: string, file: string): SpecProblem[] {
   const problems: SpecProblem[] = [];
@@ -17,19 +28,17 @@ export function lossyValues(text: string, file: string): SpecProblem[] {
   for (let i = 0; i < text.length; ) {
     const char = text[i]!;
     if (char === '"') {
-      let end = i + 1;
-      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
-      const token = text.slice(i, end + 1);
+      const end = stringEnd(text, i);
       const keys = open.at(-1);
       if (expectKey && keys instanceof Set) {
-        const key = JSON.parse(token) as string;
+        const key = JSON.parse(text.slice(i, end)) as string;
         path[path.length - 1] = key;
         if (keys.has(key))
           problems.push({ file, pointer: pointerOf(path), message: `key "${key}" is written twice in this object` });
         keys.add(key);
         expectKey = false;
       }
-      i += token.length;
+      i = end;
     } else if (char === '-' || (char >= '0' && char <= '9')) {
       NUMBER.lastIndex = i;
       const token = NUMBER.exec(text)![0];
