@@ -7,6 +7,7 @@
  */
 import {
   existsSync,
+  lstatSync,
   mkdirSync,
   readFileSync,
   readdirSync,
@@ -99,6 +100,34 @@ function removeEmptyParents(root: string, dir: string): void {
   }
 }
 
+/**
+ * Refuses a symbolic link inside `outDir` on the way to any of `paths`: writing, comparing or deleting through it
+ * would reach whatever it points at, outside `--out`. It is refused rather than replaced: the link is the user's,
+ * and whether they meant it is theirs to say, so the run changes nothing and names it.
+ */
+function refuseSymlinks(outDir: string, paths: Iterable<string>): void {
+  const checked = new Set<string>();
+  for (const path of paths) {
+    const parts = path.split('/');
+    for (let depth = 1; depth <= parts.length; depth++) {
+      const part = parts.slice(0, depth).join('/');
+      if (checked.has(part)) continue;
+      checked.add(part);
+      let isLink: boolean;
+      try {
+        isLink = lstatSync(join(outDir, part)).isSymbolicLink();
+      } catch {
+        break; // not there (or not a folder): nothing below it exists to lead anywhere
+      }
+      if (isLink)
+        throw new Error(
+          `${join(outDir, part)} is a symbolic link: the generator writes only inside ${outDir}, never through a ` +
+            'link that may lead out of it; remove the link (or choose another --out) and run again',
+        );
+    }
+  }
+}
+
 /** The run's files, its manifest last, sorted by how they differ from the folder's; throws on a path given twice. */
 function compare(outDir: string, files: GeneratedFile[], header: string, scope: Scope) {
   const paths = new Set<string>();
@@ -106,6 +135,7 @@ function compare(outDir: string, files: GeneratedFile[], header: string, scope: 
     if (paths.has(path)) throw new Error(`two generators produced ${path}`);
     paths.add(path);
   }
+  refuseSymlinks(outDir, [...paths, MANIFEST_PATH]);
   const all = [...files, manifestFile(outDir, header, paths, scope)];
   paths.add(all.at(-1)!.path);
   const changed: GeneratedFile[] = [];

@@ -24,7 +24,16 @@ import {
   resolvePointer,
 } from '../common/problems.ts';
 import { type ComponentTarget, namedEntry, pathName } from './component-names.ts';
-import { COMPONENT_KINDS, type ComponentKind, OBJECT_ROLE, type Role, childRole, isKind } from './roles.ts';
+import {
+  COMPONENT_KINDS,
+  type ComponentKind,
+  OBJECT_ROLE,
+  type Role,
+  childRole,
+  isKind,
+  kindNoun,
+  roleAt,
+} from './roles.ts';
 import { isObject } from '../common/json.ts';
 
 export { COMPONENT_KINDS } from './roles.ts';
@@ -63,6 +72,12 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
       if (!isObject(entries)) continue;
       for (const [name, value] of Object.entries(entries)) {
         const origin = `${displayPath(rootFile)}#${pointerOf(['components', kind, name])}`;
+        if (name === '')
+          problems.push({
+            file: displayPath(rootFile),
+            pointer: pointerOf(['components', kind, name]),
+            message: EMPTY_NAME,
+          });
         components[kind].set(name, { value, origin });
         targets.set(`${rootFile}#${pointerOf(['components', kind, name])}`, { name, kind });
       }
@@ -195,6 +210,13 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
       return ref;
     }
     const pointerTokens = parsePointer(pointer);
+    // Inside an OpenRPC document, where a value sits says what it is: a method is no schema, a title no error.
+    const isDocument = targetFile === rootFile || (isObject(loadedTarget.value) && 'openrpc' in loadedTarget.value);
+    if (isDocument && roleAt(pointerTokens) !== OBJECT_ROLE[contextKind]) {
+      const noun = kindNoun(contextKind);
+      problems.push({ ...here, message: `$ref "${ref}" sits where a ${noun} goes, but ${origin} is no ${noun}` });
+      return ref;
+    }
     const named = namedEntry(pointerTokens, targetFile !== rootFile);
     // A schema inside another (`#/components/schemas/Payload/properties/fee`) that only refers on is what it refers
     // to: the reference goes on from there, so the schema keeps the one name it has.
@@ -213,6 +235,10 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     const stem = basename(targetFile).replace(/\.json$/i, '');
     const kind = named?.kind ?? contextKind;
     let name = named?.name ?? pathName(resource?.nameTokens ?? pointerTokens) ?? stem;
+    if (name === '') {
+      problems.push({ ...here, message: `$ref "${ref}": ${origin} ${EMPTY_NAME}` });
+      return ref;
+    }
     const registry = components[kind];
     const existing = registry.get(name);
     // A document's own component that is only a reference to an entry of the same name elsewhere (`FELT: {"$ref":
@@ -298,6 +324,8 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
 
 /** An `x-` key is an extension, except where keys are names (`properties`, `components/schemas`). */
 const isExtension = (role: Role, key: string) => key.startsWith('x-') && !role.endsWith('Map');
+
+const EMPTY_NAME = 'has an empty name, which no generated type or component can take: name it';
 
 /** More hops than any document needs; a longer chain is a cycle of references to references. */
 const MAX_ALIAS_HOPS = 64;

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { type Stats, closeSync, constants, existsSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { SpecError, type SpecProblem } from '../common/problems.ts';
 import { depthProblem } from './depth.ts';
+import { lossyValues } from './json-text.ts';
 
 /** How files appear in messages: relative to the working directory, with forward slashes. */
 export function displayPath(file: string): string {
@@ -11,20 +12,40 @@ export function displayPath(file: string): string {
 /** A YAML file's name: OpenRPC documents are published as YAML too, which the toolkit does not read. */
 export const YAML_FILE = /\.ya?ml$/i;
 
-/** Reads and parses one spec file; a syntax error names the file and the line and column. */
+/**
+ * What a path that is not a regular file is (`a FIFO`), or undefined for a regular file. Reading a FIFO, a socket or
+ * a terminal waits for a writer that never comes, and a device may never end: a spec file is only ever a regular file.
+ */
+export function notRegular(stats: Stats): string | undefined {
+  if (stats.isFile()) return undefined;
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isFIFO()) return 'a FIFO (named pipe)';
+  if (stats.isSocket()) return 'a socket';
+  return stats.isCharacterDevice() || stats.isBlockDevice() ? 'a device' : 'not a file';
+}
+
+/**
+ * Reads and parses one spec file; a syntax error names the file and the line and column, and so does a value JSON.parse
+ * would silently change (./json-text.ts).
+ */
 export function readJsonFile(file: string): unknown {
-  if (YAML_FILE.test(file))
-    throw new SpecError([
-      { file: displayPath(file), pointer: '', message: 'the toolkit reads JSON only, not YAML: convert it to JSON' },
-    ]);
+  const refuse = (message: string) => new SpecError([{ file: displayPath(file), pointer: '', message }]);
+  if (YAML_FILE.test(file)) throw refuse('the toolkit reads JSON only, not YAML: convert it to JSON');
   let text: string;
+  let fd: number | undefined;
   try {
+    // Opened without waiting (a FIFO's open would wait for a writer) and checked as opened, so a file swapped for a
+    // FIFO after a check is caught too.
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    const kind = notRegular(fstatSync(fd));
+    if (kind) throw refuse(`is ${kind}, not a regular file: a spec file must be one`);
     // RFC 8259 lets a parser skip a byte order mark, and editors on Windows write one.
-    text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+    text = readFileSync(fd, 'utf8').replace(/^\uFEFF/, '');
   } catch (error) {
-    throw new SpecError([
-      { file: displayPath(file), pointer: '', message: `cannot read the file: ${(error as Error).message}` },
-    ]);
+    if (error instanceof SpecError) throw error;
+    throw refuse(`cannot read the file: ${(error as Error).message}`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
   let value: unknown;
   try {
@@ -36,6 +57,8 @@ export function readJsonFile(file: string): unknown {
   }
   const tooDeep = depthProblem(value, displayPath(file));
   if (tooDeep) throw new SpecError([tooDeep]);
+  const lossy = lossyValues(text, displayPath(file));
+  if (lossy.length > 0) throw new SpecError(lossy);
   return value;
 }
 

@@ -1,10 +1,10 @@
 /**
- * Which file a `$ref` may read: only files inside the spec's folder, never a URL, a path out through `../` or an
- * absolute path, nor a symlink that leads out. A refusal names the reference, never what it points at.
+ * Which file a `$ref` may read: only regular files inside the spec's folder, never a URL, a path out through `../` or
+ * an absolute path, nor a symlink that leads out. A refusal names the reference, never what it points at outside.
  */
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { displayPath } from './read.ts';
+import { displayPath, notRegular } from './read.ts';
 
 /** The spec's folder as written and as the file system resolves it (through symlinks). */
 export interface SpecFolder {
@@ -49,5 +49,12 @@ export function refFile(
     const folderName = displayPath(folder.path) || '.';
     return { refused: `$ref "${ref}" points outside the spec folder ${folderName}; only files inside it are read` };
   }
+  let kind: string | undefined;
+  try {
+    kind = notRegular(statSync(target));
+  } catch {
+    kind = undefined; // no such file: the bundler names the broken reference
+  }
+  if (kind) return { refused: `$ref "${ref}" names ${displayPath(target)}, which is ${kind}, not a regular file` };
   return { file: target };
 }

@@ -125,3 +125,20 @@ export function childRole(role: Role, key: string, inExtension = false): { role:
       return { role: OBJECT_ROLE[role.slice(0, -3) as ComponentKind] };
   }
 }
+
+/** The role of the value at `tokens` in an OpenRPC document, as the bundler's walk reaches it. */
+export function roleAt(tokens: readonly string[]): Role {
+  let at: { role: Role; listOf?: ComponentKind } = { role: 'document' };
+  for (const token of tokens)
+    at =
+      at.role === 'list'
+        ? { role: OBJECT_ROLE[at.listOf!] }
+        : at.role === 'methods'
+          ? { role: 'method' }
+          : childRole(at.role, token);
+  return at.role;
+}
+
+/** How a message names one component of `kind`: `schema`, `content descriptor`. */
+export const kindNoun = (kind: ComponentKind) =>
+  kind.replace(/s$/, '').replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`);

@@ -1,5 +1,15 @@
 // The output (emit/output.ts): files are staged, then moved into place; a check writes nothing.
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -88,5 +98,40 @@ describe('a scope', () => {
     );
     expect(readFileSync(join(out, 'a/x.ts'), 'utf8')).toBe('x\n');
     expect(readdirSync(out).sort()).toEqual([MANIFEST_PATH, 'a']);
+  });
+});
+
+describe('a symbolic link inside the output folder', () => {
+  /** `out` with `link` inside it pointing at a folder outside, holding one file of its own. */
+  function linkedOut(link: string) {
+    const victim = join(root, 'victim');
+    mkdirSync(victim);
+    writeFileSync(join(victim, 'theirs.txt'), 'theirs\n');
+    const out = join(root, 'out');
+    mkdirSync(out);
+    symlinkSync(victim, join(out, link));
+    return { out, victim };
+  }
+
+  it('on the way to a generated file is refused, naming it; nothing is written there or anywhere', () => {
+    const { out, victim } = linkedOut('client');
+    const files = [file('client/src/index.ts', 'x\n'), file('server/a.ts', 'a\n')];
+    expect(() => writeOutput(out, files, 'header')).toThrow(`${join(out, 'client')} is a symbolic link`);
+    expect(readdirSync(victim)).toEqual(['theirs.txt']);
+    expect(readdirSync(out)).toEqual(['client']);
+    expect(lstatSync(join(out, 'client')).isSymbolicLink()).toBe(true);
+    expect(() => checkOutput(out, files, 'header')).toThrow(`${join(out, 'client')} is a symbolic link`);
+  });
+
+  it('where a generated file goes is refused too (the manifest read through it would list what to delete)', () => {
+    const { out, victim } = linkedOut(MANIFEST_PATH);
+    expect(() => writeOutput(out, [file('a.ts', 'a\n')], 'header')).toThrow('is a symbolic link');
+    expect(readdirSync(victim)).toEqual(['theirs.txt']);
+  });
+
+  it('that no generated file passes is left alone', () => {
+    const { out, victim } = linkedOut('mine');
+    expect(writeOutput(out, [file('client/a.ts', 'a\n')], 'header').kept).toEqual(['mine']);
+    expect(readdirSync(victim)).toEqual(['theirs.txt']);
   });
 });

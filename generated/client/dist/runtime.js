@@ -24,6 +24,15 @@ function secretPattern(keys) {
 }
 const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
 /**
+ * `base` (the caller's, or the server's default) and below it the path a server URL template adds. The base decides
+ * scheme, host and port; the spec's template may only add a path, so text that would go on with the authority
+ * (`@evil.invalid/x` making the base user info, `.evil.invalid` or `:8080` changing host or port, `rpc` running into
+ * the port) starts the path instead. A relative base (a browser page's `/api`) stays relative.
+ */
+function joinUrl(base, path) {
+  return base.replace(/\/+$/, '') + (path === '' || /^[/?#]/.test(path) ? path : `/${path}`);
+}
+/**
  * The base of every generated client: one endpoint URL, one JSON-RPC 2.0 call per method. `Errors` names, per client
  * method, the errors its spec documents, so `failed(error, method, name)` is checked at compile time.
  */
@@ -79,7 +88,7 @@ export class JsonRpcClient {
   #urlAt(defaultBaseUrl, path) {
     const fill = (template, encode) => template.replace(/\{([^}]+)\}/g, (_, name) => encode(this.#values[name] ?? ''));
     const base = this.#baseUrl ?? fill(defaultBaseUrl, (value) => value);
-    return base.replace(/\/+$/, '') + fill(path, encodeURIComponent);
+    return joinUrl(base, fill(path, encodeURIComponent));
   }
   /** Where the JSON-RPC method `method` is called. */
   #urlOf(method) {

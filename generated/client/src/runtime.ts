@@ -91,6 +91,16 @@ const isObject = (value: unknown): value is { [key: string]: unknown } =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
+ * `base` (the caller's, or the server's default) and below it the path a server URL template adds. The base decides
+ * scheme, host and port; the spec's template may only add a path, so text that would go on with the authority
+ * (`@evil.invalid/x` making the base user info, `.evil.invalid` or `:8080` changing host or port, `rpc` running into
+ * the port) starts the path instead. A relative base (a browser page's `/api`) stays relative.
+ */
+function joinUrl(base: string, path: string): string {
+  return base.replace(/\/+$/, '') + (path === '' || /^[/?#]/.test(path) ? path : `/${path}`);
+}
+
+/**
  * The base of every generated client: one endpoint URL, one JSON-RPC 2.0 call per method. `Errors` names, per client
  * method, the errors its spec documents, so `failed(error, method, name)` is checked at compile time.
  */
@@ -156,7 +166,7 @@ export class JsonRpcClient<Errors extends { [method: string]: string } = { [meth
     const fill = (template: string, encode: (value: string) => string) =>
       template.replace(/\{([^}]+)\}/g, (_, name: string) => encode(this.#values[name] ?? ''));
     const base = this.#baseUrl ?? fill(defaultBaseUrl, (value) => value);
-    return base.replace(/\/+$/, '') + fill(path, encodeURIComponent);
+    return joinUrl(base, fill(path, encodeURIComponent));
   }
 
   /** Where the JSON-RPC method `method` is called. */
