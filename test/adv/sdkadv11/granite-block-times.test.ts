@@ -53,7 +53,10 @@ describe('Granite C-Chain blocks keep the minimum block delay', () => {
     const start = await pub.getBlockNumber();
     for (let i = 0; i < 3; i++)
       await pub.waitForTransactionReceipt({
-        hash: await wallet.sendTransaction({ to: '0x00000000000000000000000000000000000000cc', value: parseEther('1') }),
+        hash: await wallet.sendTransaction({
+          to: '0x00000000000000000000000000000000000000cc',
+          value: parseEther('1'),
+        }),
       });
     // From the second new block on: each one's parent is a block the mock built (the genesis is another test's).
     const seen = await delays(start + 2n);
