@@ -2,7 +2,10 @@
  * The C-Chain's genesis block as a v1.14.2 node answers `eth_getBlockByNumber(0)`: coreth's Genesis.toBlock
  * (graft/coreth/core/genesis.go) writes the genesis file's `timestamp` and `extraData` into the header, and AvalancheGo's
  * genesis files (genesis/genesis_local.json, genesis_fuji.json, genesis_mainnet.json, `cChainGenesis`) give
- * `"timestamp":"0x5FCB13D0"` (local) or `"0x0"` (Fuji, Mainnet) and `"extraData":"0x00"`.
+ * `"timestamp":"0x5FCB13D0"` (local) or `"0x0"` (Fuji, Mainnet), `"extraData":"0x00"` and a zero `mixHash`. Where Cancun
+ * is active at the genesis time (local: every upgrade at 2020-12-05, the genesis's own time), Genesis.toBlock sets
+ * `head.ParentBeaconRoot = new(common.Hash)`, the zero hash ("EIP-4788: the parentBeaconBlockRoot of the genesis block
+ * is always the zero hash").
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../../mock/node.ts';
@@ -29,4 +32,19 @@ describe('the C-Chain genesis block is the genesis file', () => {
         extraData: GENESIS[network].extraData,
       });
     });
+
+  it('local: block 0 has the zero mixHash and the zero parentBeaconBlockRoot', async () => {
+    const node = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
+    nodes.push(node);
+    const { pub } = cClients(node.url);
+    const raw = (await pub.request({ method: 'eth_getBlockByNumber', params: ['0x0', false] })) as unknown as {
+      mixHash: string;
+      parentBeaconBlockRoot?: string;
+    };
+    const zero = `0x${'00'.repeat(32)}`;
+    expect({ mixHash: raw.mixHash, parentBeaconBlockRoot: raw.parentBeaconBlockRoot }).toEqual({
+      mixHash: zero,
+      parentBeaconBlockRoot: zero,
+    });
+  });
 });
