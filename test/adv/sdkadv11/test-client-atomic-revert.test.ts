@@ -8,6 +8,7 @@ import { createTestClient, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../../mock/node.ts';
 import { cClients, exportEwoqToP } from '../../mock/c-clients.ts';
+import { callRpc } from '../../support/rpc.ts';
 
 let node: RunningMockNode;
 beforeAll(async () => {
@@ -25,6 +26,9 @@ async function state() {
     nonce: await pub.getTransactionCount({ address: account.address }),
     height: await pub.getBlockNumber(),
     atomicOnP: (await p.getUTXOs({ addresses: [P_ADDRESS], sourceChain: 'C' })).utxos.length,
+    // The C-Chain's index lists one container per block after genesis: its last index is the height less one.
+    lastIndexed: (await callRpc(`${node.url}/ext/index/C/block`, 'index.getLastAccepted', { encoding: 'hex' })).result
+      ?.index,
   };
 }
 
@@ -40,6 +44,7 @@ describe('anvil-mode snapshot/revert around a C → P export', () => {
     expect(exported.nonce).toBe(before.nonce + 1);
     expect(before.c - exported.c).toBeGreaterThan(10n ** 18n);
     expect(exported.height).toBe(before.height + 1n);
+    expect(exported.lastIndexed).toBe(String(exported.height - 1n));
 
     await test.revert({ id });
     expect(await state()).toEqual(before);
