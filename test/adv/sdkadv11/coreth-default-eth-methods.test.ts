@@ -1,0 +1,107 @@
+/**
+ * Methods a v1.14.2 C-Chain serves at /ext/bc/C/rpc with its default config, which the mock refuses. coreth's default
+ * `eth-apis` (graft/coreth/plugin/evm/config/default_config.go) enable "eth", "internal-eth", "internal-blockchain"
+ * and "internal-transaction"; internal/ethapi/backend.go GetAPIs registers TransactionAPI (internal/ethapi/api.go:
+ * GetRawTransactionByHash, GetRawTransactionByBlockNumberAndIndex, FillTransaction, SignTransaction,
+ * PendingTransactions, Resend) and BlockChainAPI (api_extra.go: CallDetailed, GetBadBlocks) under "eth", and
+ * eth/backend.go the "eth" EthereumAPI (eth/api.go: Etherbase, Coinbase).
+ */
+import { parseEther, parseTransaction } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningMockNode, startMockNode } from '../../../mock/node.ts';
+import { cClients } from '../../mock/c-clients.ts';
+import { callRpc } from '../../support/rpc.ts';
+
+let node: RunningMockNode;
+beforeAll(async () => {
+  node = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
+});
+afterAll(() => node?.close());
+
+const rpc = (method: string, params: unknown[]) => callRpc(`${node.url}/ext/bc/C/rpc`, method, params);
+const TO = '0x00000000000000000000000000000000000000f4';
+
+/** A transfer signed by viem and sent raw: its bytes and where it landed. */
+async function rawTransfer() {
+  const { pub, wallet, account } = cClients(node.url);
+  const request = await wallet.prepareTransactionRequest({ account, to: TO, value: parseEther('0.5') });
+  const raw = await wallet.signTransaction(request);
+  const hash = await pub.sendRawTransaction({ serializedTransaction: raw });
+  const receipt = await pub.waitForTransactionReceipt({ hash });
+  return { raw, hash, receipt };
+}
+
+describe("coreth's default eth_* methods", () => {
+  it('eth_getRawTransactionByHash answers the signed bytes', async () => {
+    const { raw, hash } = await rawTransfer();
+    expect(await rpc('eth_getRawTransactionByHash', [hash])).toMatchObject({ result: raw });
+  });
+
+  it('eth_getRawTransactionByBlockNumberAndIndex answers the signed bytes', async () => {
+    const { raw, receipt } = await rawTransfer();
+    const at = [`0x${receipt.blockNumber.toString(16)}`, `0x${receipt.transactionIndex.toString(16)}`];
+    expect(await rpc('eth_getRawTransactionByBlockNumberAndIndex', at)).toMatchObject({ result: raw });
+  });
+
+  it('eth_fillTransaction fills nonce, gas and fees and answers the unsigned transaction', async () => {
+    const { pub, account } = cClients(node.url);
+    const nonce = await pub.getTransactionCount({ address: account.address });
+    const answer = await rpc('eth_fillTransaction', [{ from: account.address, to: TO, value: '0x1' }]);
+    expect(answer.error).toBeUndefined();
+    const { raw, tx } = answer.result as { raw: `0x${string}`; tx: { nonce: string; to: string; gas: string } };
+    const parsed = parseTransaction(raw);
+    expect({ nonce: parsed.nonce, to: parsed.to, value: parsed.value, chainId: parsed.chainId }).toEqual({
+      nonce,
+      to: TO,
+      value: 1n,
+      chainId: 43112,
+    });
+    expect(BigInt(tx.nonce)).toBe(BigInt(nonce));
+    expect(BigInt(tx.gas)).toBe(21_000n);
+  });
+
+  it('eth_signTransaction of an account the node holds no key for is "unknown account"', async () => {
+    const { account } = cClients(node.url);
+    const args = { from: account.address, to: TO, value: '0x1', gas: '0x5208', gasPrice: '0x5d21dba00', nonce: '0x0' };
+    expect((await rpc('eth_signTransaction', [args])).error).toMatchObject({
+      code: -32000,
+      message: 'unknown account',
+    });
+  });
+
+  it('eth_signTransaction without gas is "gas not specified"', async () => {
+    const { account } = cClients(node.url);
+    expect((await rpc('eth_signTransaction', [{ from: account.address, to: TO }])).error).toMatchObject({
+      code: -32000,
+      message: 'gas not specified',
+    });
+  });
+
+  it('eth_pendingTransactions lists none (the node manages no account)', async () => {
+    expect(await rpc('eth_pendingTransactions', [])).toMatchObject({ result: [] });
+  });
+
+  it("eth_resend without a nonce is refused with coreth's text", async () => {
+    const { account } = cClients(node.url);
+    expect((await rpc('eth_resend', [{ from: account.address, to: TO }, null, null])).error).toMatchObject({
+      code: -32000,
+      message: 'missing transaction nonce in transaction spec',
+    });
+  });
+
+  it('eth_getBadBlocks lists none', async () => {
+    expect(await rpc('eth_getBadBlocks', [])).toMatchObject({ result: [] });
+  });
+
+  it('eth_callDetailed of a plain call to an account without code: 21,000 gas, no error, no data', async () => {
+    expect(await rpc('eth_callDetailed', [{ to: TO }, 'latest'])).toMatchObject({
+      result: { gas: 21_000, errCode: 0, err: '', returnData: '0x' },
+    });
+  });
+
+  it('eth_etherbase is the coinbase eth_coinbase answers', async () => {
+    const coinbase = (await rpc('eth_coinbase', [])).result;
+    expect(coinbase).toBe('0x0100000000000000000000000000000000000000');
+    expect(await rpc('eth_etherbase', [])).toMatchObject({ result: coinbase });
+  });
+});
