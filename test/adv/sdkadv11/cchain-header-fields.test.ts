@@ -5,6 +5,8 @@
  * `ParentBeaconRoot = w.beaconRoot`, which is `&common.Hash{}` (the zero hash), and `Extra` is
  * customheader.ExtraPrefix's: after Fortuna the ACP-176 fee state's bytes (plugin/evm/customheader/extra.go,
  * vms/evm/acp176 State.Bytes: capacity, excess, target excess, 3 × 8 bytes). `local` has every upgrade at genesis.
+ * The block's JSON is internal/ethapi/api.go RPCMarshalHeader + RPCMarshalBlock + rpcMarshalBlock: no
+ * `withdrawalsRoot` (a coreth header has no WithdrawalsHash) and no `withdrawals`.
  */
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,6 +56,44 @@ describe("a built C-Chain block's header is coreth's", () => {
   it("parentBeaconBlockRoot is the zero hash (the miner's beaconRoot)", async () => {
     const { raw } = await builtBlock();
     expect(raw.parentBeaconBlockRoot).toBe(ZERO_HASH);
+  });
+
+  it("the block's fields are RPCMarshalBlock's: no withdrawals, no withdrawalsRoot", async () => {
+    const { raw } = await builtBlock();
+    expect(Object.keys(raw).sort()).toEqual(
+      [
+        'number',
+        'hash',
+        'parentHash',
+        'nonce',
+        'mixHash',
+        'sha3Uncles',
+        'logsBloom',
+        'stateRoot',
+        'miner',
+        'difficulty',
+        'extraData',
+        'gasLimit',
+        'gasUsed',
+        'timestamp',
+        'transactionsRoot',
+        'receiptsRoot',
+        'extDataHash',
+        'baseFeePerGas',
+        'extDataGasUsed',
+        'blockGasCost',
+        'blobGasUsed',
+        'excessBlobGas',
+        'parentBeaconBlockRoot',
+        'timestampMilliseconds',
+        'minDelayExcess',
+        'size',
+        'blockExtraData',
+        'transactions',
+        'uncles',
+        'totalDifficulty',
+      ].sort(),
+    );
   });
 
   it('extraData is the ACP-176 fee state, 24 bytes', async () => {
