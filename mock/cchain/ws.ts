@@ -19,7 +19,7 @@ import { corethHeaderJson } from './coreth-block.ts';
 import type { CChain } from './evm.ts';
 import { type Criteria, type RpcLog, matches, readCriteria } from './filter-criteria.ts';
 import { pendingTransaction } from './filters.ts';
-import { withLegacyChainId } from './legacy-chain-id.ts';
+import { withCorethSignature } from './rpc-transaction-signature.ts';
 import { jsonKind, refusedParams } from './params.ts';
 import { type Serve, answerParsed, errorJson } from './json-rpc.ts';
 import { callServer } from './rpc.ts';
@@ -111,7 +111,7 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
         notify(
           id,
           filter === true
-            ? withLegacyChainId(pendingTransaction(await chain.call(provider, 'eth_getTransactionByHash', [hash])))
+            ? withCorethSignature(pendingTransaction(await chain.call(provider, 'eth_getTransactionByHash', [hash])))
             : hash,
         ),
       );
