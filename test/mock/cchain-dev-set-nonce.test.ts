@@ -1,13 +1,14 @@
 /**
  * viem's test client setting nonces, as anvil and Hardhat answer. anvil's `anvil_setNonce` (crates/anvil/src/eth/api.rs
- * → backend `set_nonce`: `self.db.write().await.set_nonce(address, nonce…)`) sets any nonce, lower ones too; Hardhat's
- * EDR refuses a lower one with -32000 "New nonce (P) must not be smaller than the existing nonce (E)"
- * (crates/edr_provider/src/error.rs SetAccountNonceLowerThanCurrent, data.rs set_account_nonce).
+ * → backend `set_nonce`: `self.db.write().await.set_nonce(address, nonce…)`) sets any nonce, lower ones too, which the
+ * mock cannot (its engine is Hardhat's EDR): it refuses one and says why. Hardhat's EDR refuses a lower one with -32000
+ * "New nonce (P) must not be smaller than the existing nonce (E)" (crates/edr_provider/src/error.rs
+ * SetAccountNonceLowerThanCurrent, data.rs set_account_nonce).
  */
 import { createTestClient, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningMockNode, startMockNode } from '../../../mock/node.ts';
-import { cClients } from '../../mock/c-clients.ts';
+import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { cClients } from './c-clients.ts';
 
 let node: RunningMockNode;
 beforeAll(async () => {
@@ -21,14 +22,21 @@ const testClient = (mode: 'anvil' | 'hardhat') => {
 };
 
 describe('setNonce through viem', () => {
-  it('anvil mode: a nonce set lower than the account has is taken, as anvil takes it', async () => {
+  it("anvil mode: a nonce set lower than the account has is refused, saying the mock's EVM only raises one", async () => {
+    // anvil itself takes it (its db's set_nonce); the mock's engine, Hardhat's EDR, cannot lower a nonce.
     const address = '0x00000000000000000000000000000000000000a1';
     const test = testClient('anvil');
     const { pub } = cClients(node.url);
     await test.setNonce({ address, nonce: 5 });
     expect(await pub.getTransactionCount({ address })).toBe(5);
-    await test.setNonce({ address, nonce: 2 });
-    expect(await pub.getTransactionCount({ address })).toBe(2);
+    const refusal = await test
+      .setNonce({ address, nonce: 2 })
+      .catch((error: { code?: number; details?: string }) => error);
+    expect(refusal).toMatchObject({
+      code: -32000,
+      details: "nonce 2 is below the account's nonce 5: the mock's EVM only raises a nonce",
+    });
+    expect(await pub.getTransactionCount({ address })).toBe(5);
   });
 
   it("hardhat mode: a lower nonce is refused in Hardhat's words", async () => {
