@@ -32,17 +32,6 @@ async function rawTransfer() {
 }
 
 describe("coreth's default eth_* methods", () => {
-  it('eth_getRawTransactionByHash answers the signed bytes', async () => {
-    const { raw, hash } = await rawTransfer();
-    expect(await rpc('eth_getRawTransactionByHash', [hash])).toMatchObject({ result: raw });
-  });
-
-  it('eth_getRawTransactionByBlockNumberAndIndex answers the signed bytes', async () => {
-    const { raw, receipt } = await rawTransfer();
-    const at = [`0x${receipt.blockNumber.toString(16)}`, `0x${receipt.transactionIndex.toString(16)}`];
-    expect(await rpc('eth_getRawTransactionByBlockNumberAndIndex', at)).toMatchObject({ result: raw });
-  });
-
   it('eth_fillTransaction fills nonce, gas and fees and answers the unsigned transaction', async () => {
     const { pub, account } = cClients(node.url);
     const nonce = await pub.getTransactionCount({ address: account.address });
@@ -75,33 +64,5 @@ describe("coreth's default eth_* methods", () => {
       code: -32000,
       message: 'gas not specified',
     });
-  });
-
-  it('eth_pendingTransactions lists none (the node manages no account)', async () => {
-    expect(await rpc('eth_pendingTransactions', [])).toMatchObject({ result: [] });
-  });
-
-  it("eth_resend without a nonce is refused with coreth's text", async () => {
-    const { account } = cClients(node.url);
-    expect((await rpc('eth_resend', [{ from: account.address, to: TO }, null, null])).error).toMatchObject({
-      code: -32000,
-      message: 'missing transaction nonce in transaction spec',
-    });
-  });
-
-  it('eth_getBadBlocks lists none', async () => {
-    expect(await rpc('eth_getBadBlocks', [])).toMatchObject({ result: [] });
-  });
-
-  it('eth_callDetailed of a plain call to an account without code: 21,000 gas, no error, no data', async () => {
-    expect(await rpc('eth_callDetailed', [{ to: TO }, 'latest'])).toMatchObject({
-      result: { gas: 21_000, errCode: 0, err: '', returnData: '0x' },
-    });
-  });
-
-  it('eth_etherbase is the coinbase eth_coinbase answers', async () => {
-    const coinbase = (await rpc('eth_coinbase', [])).result;
-    expect(coinbase).toBe('0x0100000000000000000000000000000000000000');
-    expect(await rpc('eth_etherbase', [])).toMatchObject({ result: coinbase });
   });
 });
