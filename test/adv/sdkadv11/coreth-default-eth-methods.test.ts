@@ -6,7 +6,7 @@
  * PendingTransactions, Resend) and BlockChainAPI (api_extra.go: CallDetailed, GetBadBlocks) under "eth", and
  * eth/backend.go the "eth" EthereumAPI (eth/api.go: Etherbase, Coinbase).
  */
-import { parseEther, parseTransaction } from 'viem';
+import { parseTransaction } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../../mock/node.ts';
 import { cClients } from '../../mock/c-clients.ts';
@@ -20,16 +20,6 @@ afterAll(() => node?.close());
 
 const rpc = (method: string, params: unknown[]) => callRpc(`${node.url}/ext/bc/C/rpc`, method, params);
 const TO = '0x00000000000000000000000000000000000000f4';
-
-/** A transfer signed by viem and sent raw: its bytes and where it landed. */
-async function rawTransfer() {
-  const { pub, wallet, account } = cClients(node.url);
-  const request = await wallet.prepareTransactionRequest({ account, to: TO, value: parseEther('0.5') });
-  const raw = await wallet.signTransaction(request);
-  const hash = await pub.sendRawTransaction({ serializedTransaction: raw });
-  const receipt = await pub.waitForTransactionReceipt({ hash });
-  return { raw, hash, receipt };
-}
 
 describe("coreth's default eth_* methods", () => {
   it('eth_fillTransaction fills nonce, gas and fees and answers the unsigned transaction', async () => {
