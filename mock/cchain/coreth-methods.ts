@@ -43,13 +43,14 @@ async function callDetailed(chain: CChain, call: (params: unknown) => Promise<st
     'eth_call',
     withCallGas('eth_call', params),
   ) as unknown[];
+  const { result, error } = JSON.parse(await call(params)) as CallAnswer;
+  if (error?.code === -32602) throw new EvmError(error.code, error.message);
   // The engine's debug_traceCall, which measures the gas, runs on the state as it is (EDR's handle_debug_trace_call).
   if (overrides !== undefined && overrides !== null)
     throw new EvmError(
       -32000,
       "eth_callDetailed: the mock measures a call's gas on the chain's state, without overrides",
     );
-  const { result, error } = JSON.parse(await call(params)) as CallAnswer;
   // The engine's run again, under its callTracer, for the gas it used.
   const gasOf = () =>
     chain.run(async (provider) => {
