@@ -5,8 +5,8 @@
  */
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningMockNode, startMockNode } from '../../../mock/node.ts';
-import { cClients } from '../../mock/c-clients.ts';
+import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { cClients } from './c-clients.ts';
 
 let node: RunningMockNode;
 beforeAll(async () => {
@@ -76,7 +76,13 @@ describe('eth_subscribe newAcceptedTransactions', () => {
         hash,
         value: '0x7',
         to: '0x00000000000000000000000000000000000000f5',
+        // NewRPCTransaction's pending form: no block, a dynamic-fee tx's gasPrice its fee cap, and its yParity.
+        blockHash: null,
+        transactionIndex: null,
+        yParity: expect.stringMatching(/^0x[01]$/),
       });
+      const { maxFeePerGas, gasPrice } = note.params?.result as { maxFeePerGas: string; gasPrice: string };
+      expect(gasPrice).toBe(maxFeePerGas);
     } finally {
       ws.close();
     }
