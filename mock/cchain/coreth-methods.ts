@@ -20,6 +20,13 @@ type RpcTransaction = Parameters<typeof transactionBytes>[0];
 const rawOf = (tx: RpcTransaction | null | undefined): string =>
   tx ? `0x${Buffer.from(transactionBytes(tx)).toString('hex')}` : '0x';
 
+/** newRPCRawTransactionFromBlockIndex: the bytes of the block's transaction at the index, `0x` for none. */
+async function rawAt(chain: CChain, read: string, params: unknown): Promise<string> {
+  const [at, index] = params as [unknown, string];
+  const block = (await readBlock(chain, read, [at, true])) as { transactions: RpcTransaction[] } | null;
+  return rawOf(block?.transactions[Number(BigInt(index))]);
+}
+
 /** The halts core/vm words (ExecutionResult.Err), which CallDetailed reports; any other error fails the call. */
 const isVmError = (message: string) =>
   Object.values(VM_ERRORS).includes(message) || message.startsWith('invalid opcode: ');
@@ -81,20 +88,8 @@ export function corethDefaultMethods(
 ): Record<string, Method> {
   return {
     eth_getRawTransactionByHash: async (params) => rawOf((await transactionByHash(params)) as RpcTransaction | null),
-    eth_getRawTransactionByBlockNumberAndIndex: async (params) => {
-      const [at, index] = params as [unknown, string];
-      const block = (await readBlock(chain, 'eth_getBlockByNumber', [at, true])) as {
-        transactions: RpcTransaction[];
-      } | null;
-      return rawOf(block?.transactions[Number(BigInt(index))]);
-    },
-    eth_getRawTransactionByBlockHashAndIndex: async (params) => {
-      const [at, index] = params as [unknown, string];
-      const block = (await readBlock(chain, 'eth_getBlockByHash', [at, true])) as {
-        transactions: RpcTransaction[];
-      } | null;
-      return rawOf(block?.transactions[Number(BigInt(index))]);
-    },
+    eth_getRawTransactionByBlockNumberAndIndex: (params) => rawAt(chain, 'eth_getBlockByNumber', params),
+    eth_getRawTransactionByBlockHashAndIndex: (params) => rawAt(chain, 'eth_getBlockByHash', params),
     // Only the pool's transactions sent from the node's own accounts, of which it has none.
     eth_pendingTransactions: async () => [],
     eth_resend: async (params) => {

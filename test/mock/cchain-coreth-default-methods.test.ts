@@ -51,6 +51,8 @@ describe("coreth's default eth_* methods", () => {
     const { raw, receipt } = await rawTransfer();
     const at = [`0x${receipt.blockNumber.toString(16)}`, `0x${receipt.transactionIndex.toString(16)}`];
     expect(await rpc('eth_getRawTransactionByBlockNumberAndIndex', at)).toMatchObject({ result: raw });
+    const byHash = [receipt.blockHash, at[1]];
+    expect(await rpc('eth_getRawTransactionByBlockHashAndIndex', byHash)).toMatchObject({ result: raw });
   });
 
   it('eth_pendingTransactions lists none (the node manages no account)', async () => {
