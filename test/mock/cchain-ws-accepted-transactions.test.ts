@@ -81,7 +81,7 @@ describe('eth_subscribe newAcceptedTransactions', () => {
         transactionIndex: null,
         yParity: expect.stringMatching(/^0x[01]$/),
       });
-      const { maxFeePerGas, gasPrice } = note.params?.result as { maxFeePerGas: string; gasPrice: string };
+      const { maxFeePerGas, gasPrice } = note.params!.result as { maxFeePerGas: string; gasPrice: string };
       expect(gasPrice).toBe(maxFeePerGas);
     } finally {
       ws.close();
