@@ -7,7 +7,7 @@
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { CorethExtra } from './coreth-block.ts';
-import { withLegacyChainId } from './legacy-chain-id.ts';
+import { withCorethSignature } from './rpc-transaction-signature.ts';
 import type { CChain } from './evm.ts';
 
 /** Heights by hash, coreth's and the engine's; `seen` the extras indexed, per height, to find what changed since. */
@@ -160,8 +160,8 @@ const HASH_FIELDS = new Set(['hash', 'blockHash', 'parentHash']);
 /**
  * An answer (a JSON value) with the engine's block hashes as coreth's: in blocks, headers, transactions, receipts
  * and logs, at any depth, and a block filter's list of hashes. Other values (a log's data or topics, a call's result)
- * are left as the engine gave them, whatever they hold, but for a legacy transaction's chain id
- * (./legacy-chain-id.ts), which every transaction read goes through here to gain.
+ * are left as the engine gave them, whatever they hold, but for a transaction's chain id or yParity
+ * (./rpc-transaction-signature.ts), which every transaction read goes through here to gain.
  */
 export function corethHashes(chain: CChain, answer: unknown): unknown {
   if (Array.isArray(answer)) return answer.map((item) => (isHash(item) ? corethHash(chain, item) : inObjects(item)));
@@ -170,7 +170,7 @@ export function corethHashes(chain: CChain, answer: unknown): unknown {
   function inObjects(value: unknown): unknown {
     if (Array.isArray(value)) return value.map(inObjects);
     if (typeof value !== 'object' || value === null) return value;
-    return withLegacyChainId(
+    return withCorethSignature(
       Object.fromEntries(
         Object.entries(value).map(([key, field]) => [
           key,

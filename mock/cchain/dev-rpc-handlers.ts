@@ -109,6 +109,17 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
     if (bigintOf(nonce) >= 2n ** 64n) throw invalid(`nonce ${nonce} is more than 64 bits`);
     await dev.setNonce({ address, nonce: String(bigintOf(nonce)) });
   };
+  /** EDR's refusal of a lower nonce (SetAccountNonceLowerThanCurrent, data.rs set_account_nonce), in its words. */
+  const setNonceAsHardhat = async (params: { address: string; nonce: Quantity }) => {
+    const proposed = bigintOf(params.nonce);
+    const account = evmAddress(params.address);
+    const previous = await chain.run(
+      async (provider) => (await chain.accounts(provider, [account])).get(account)!.nonce,
+    );
+    if (proposed < previous)
+      throw new RpcError(-32000, `New nonce (${proposed}) must not be smaller than the existing nonce (${previous})`);
+    await setNonce(params);
+  };
   const setStorageAt = ({ address, slot, value }: { address: string; slot: Quantity; value: string }) =>
     dev.setStorageAt({ address, slot: `0x${bigintOf(slot).toString(16).padStart(64, '0')}`, value });
   const impersonate = ({ address }: { address: string }) => dev.impersonate({ address });
@@ -125,9 +136,13 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
   };
   const dumpState = () => dev.dumpState().state;
   const loadState = ({ state }: { state: string }) => dev.loadState({ state });
-  const drop = ({ hash }: { hash: string }) =>
+  /** A pooled transaction dropped: true; else false, or (`mined`) EDR's refusal of a mined one as Hardhat's does. */
+  const drop = ({ hash }: { hash: string }, mined?: 'refused') =>
     chain.run(async (provider) => {
       const held = chain.world.cChainPool.has(hash.toLowerCase());
+      // EDR's InvalidDropTransactionHash (requests/hardhat/transactions.rs handle_drop_transaction).
+      if (!held && mined && (await chain.call(provider, 'eth_getTransactionReceipt', [hash])) !== null)
+        throw invalid(`Transaction ${hash.toLowerCase()} cannot be dropped because it's already mined`);
       if (!held) return false;
       await chain.call(provider, 'hardhat_dropTransaction', [hash]);
       chain.world.cChainPool.delete(hash.toLowerCase());
@@ -149,7 +164,16 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
     anvilRevert: revert,
     evmIncreaseTime: (p) => increaseTime(p).then(String),
     anvilIncreaseTime: (p) => increaseTime(p).then(Number),
-    evmSetNextBlockTimestamp: ({ timestamp }) => setTime(timestamp).then(() => String(bigintOf(timestamp))),
+    evmSetNextBlockTimestamp: async ({ timestamp }) => {
+      // EDR's TimestampEqualsPrevious (data.rs set_next_block_timestamp); a Granite C-Chain block is later too.
+      if (bigintOf(timestamp) === (await lastBlockTime()))
+        throw new RpcError(
+          -32000,
+          `Timestamp ${bigintOf(timestamp)} is equal to the previous block's timestamp. Enable the 'allowBlocksWithSameTimestamp' option to allow this`,
+        );
+      await setTime(timestamp);
+      return String(bigintOf(timestamp));
+    },
     anvilSetNextBlockTimestamp: ({ timestamp }) => setTime(timestamp).then(() => null),
     evmSetTime: moveClock,
     anvilSetTime: moveClock,
@@ -189,7 +213,7 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
     anvilSetCode: anvil(setCode),
     hardhatSetCode: hardhat(setCode),
     anvilSetNonce: anvil(setNonce),
-    hardhatSetNonce: hardhat(setNonce),
+    hardhatSetNonce: hardhat(setNonceAsHardhat),
     anvilSetStorageAt: hardhat(setStorageAt),
     hardhatSetStorageAt: hardhat(setStorageAt),
     anvilImpersonateAccount: anvil(impersonate),
@@ -197,7 +221,7 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
     anvilStopImpersonatingAccount: anvil(stopImpersonating),
     hardhatStopImpersonatingAccount: stopImpersonating,
     anvilDropTransaction: (p) => drop(p).then((dropped) => (dropped ? p.hash : null)),
-    hardhatDropTransaction: drop,
+    hardhatDropTransaction: (p) => drop(p, 'refused'),
     anvilReset: anvil(reset),
     hardhatReset: hardhat(reset),
     anvilDumpState: dumpState,

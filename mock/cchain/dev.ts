@@ -88,7 +88,9 @@ export function editC(
   return chain.run(async (provider) => {
     if (p.nonce !== undefined) {
       const { nonce } = (await chain.accounts(provider, [address])).get(address)!;
-      if (p.nonce < nonce) throw new Error(`nonce ${p.nonce} is below the account's nonce ${nonce}`);
+      // The engine (Hardhat's EDR) only raises a nonce; anvil would lower it.
+      if (p.nonce < nonce)
+        throw new Error(`nonce ${p.nonce} is below the account's nonce ${nonce}: the mock's EVM only raises a nonce`);
       await chain.editNow(provider, { address, nonce: p.nonce });
     } else if (p.code !== undefined) await chain.editNow(provider, { address, code: (p.code as string).toLowerCase() });
     else await chain.editNow(provider, { address, storage: { slot: p.slot as string, value: p.value as string } });

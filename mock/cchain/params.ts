@@ -149,6 +149,9 @@ const BY_METHOD: Record<string, Record<number, GoDecoder>> = {
   // internal/ethapi: GetTransactionByBlock{Hash,Number}AndIndex(ctx, ..., index hexutil.Uint)
   eth_getTransactionByBlockHashAndIndex: { 1: goUint },
   eth_getTransactionByBlockNumberAndIndex: { 1: goUint },
+  // GetRawTransactionByBlock{Hash,Number}AndIndex(ctx, ..., index hexutil.Uint)
+  eth_getRawTransactionByBlockHashAndIndex: { 1: goUint },
+  eth_getRawTransactionByBlockNumberAndIndex: { 1: goUint },
   // GetUncleByBlock{Hash,Number}AndIndex(ctx, ..., index hexutil.Uint)
   eth_getUncleByBlockHashAndIndex: { 1: goUint },
   eth_getUncleByBlockNumberAndIndex: { 1: goUint },

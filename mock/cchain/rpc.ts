@@ -12,6 +12,7 @@ import { corethAnswer, corethHashes, engineParams } from './block-hashes.ts';
 import { transactionBytes } from './blocks.ts';
 import { chainConfig } from './chain-config.ts';
 import { corethFirst, web3AndNetMethods } from './coreth-reads.ts';
+import { corethDefaultMethods } from './coreth-methods.ts';
 import { readBlock, readBlockReceipts } from './block-reads.ts';
 import { type CChain, EvmError } from './evm.ts';
 import { type Serve, answerJsonRpc, errorJson } from './json-rpc.ts';
@@ -87,6 +88,10 @@ function newCorethMethods(chain: CChain): OwnMethods {
     ...web3AndNetMethods(chain),
     ...uncleMethods(chain),
     ...withCorethHashes(chain, filterMethods(chain)),
+    ...corethDefaultMethods(chain, {
+      transactionByHash: (params) => ownTransaction(chain, 'eth_getTransactionByHash', params),
+      call: (params) => answerOne(chain, corethMethods(chain), '0', 'eth_call', params),
+    }),
     eth_getChainConfig: async () => chainConfig(chain.world, chain.release),
     eth_getBlockByNumber: (params) => readBlock(chain, 'eth_getBlockByNumber', params),
     eth_getBlockByHash: (params) => readBlock(chain, 'eth_getBlockByHash', params),

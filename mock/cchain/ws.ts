@@ -2,7 +2,8 @@
  * `/ext/bc/C/ws`: the C-Chain's JSON-RPC over WebSocket, as coreth's geth-derived server serves it (rpc/websocket.go):
  * every call `/ext/bc/C/rpc` answers, single or batched, plus the subscriptions (eth/filters/api.go): `newHeads` (each
  * new block's header), `logs` (each new block's logs matching an address and topics filter) and
- * `newPendingTransactions` (each tx as the pool takes it), notified as
+ * `newPendingTransactions` (each tx as the pool takes it), coreth's `newAcceptedTransactions` (each tx of each accepted
+ * block), notified as
  * `eth_subscription` messages, and `eth_unsubscribe`. Over HTTP the node refuses subscriptions ("notifications not
  * supported"). A hostile message gets geth's answer and never crashes the node: nothing here recurses on its nesting.
  */
@@ -19,7 +20,7 @@ import { corethHeaderJson } from './coreth-block.ts';
 import type { CChain } from './evm.ts';
 import { type Criteria, type RpcLog, matches, readCriteria } from './filter-criteria.ts';
 import { pendingTransaction } from './filters.ts';
-import { withLegacyChainId } from './legacy-chain-id.ts';
+import { withCorethSignature } from './rpc-transaction-signature.ts';
 import { jsonKind, refusedParams } from './params.ts';
 import { type Serve, answerParsed, errorJson } from './json-rpc.ts';
 import { callServer } from './rpc.ts';
@@ -35,6 +36,9 @@ const MAX_SUBSCRIPTIONS = 1000;
 const PING_INTERVAL_MS = 30_000;
 
 type Call = { params?: unknown };
+
+/** The subscriptions of coreth's eth namespace (eth/filters/api.go's FilterAPI). */
+const SUBSCRIPTIONS = new Set(['newHeads', 'logs', 'newPendingTransactions', 'newAcceptedTransactions']);
 
 /** An error geth answers to a subscription call, with its code. */
 class CallError extends Error {
@@ -85,13 +89,12 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
     if (!Array.isArray(params)) throw new CallError(-32602, 'non-array args');
     const [kind, filter] = params as unknown[];
     if (typeof kind !== 'string') throw new CallError(-32602, 'expected subscription name as first argument');
-    if (kind !== 'newHeads' && kind !== 'logs' && kind !== 'newPendingTransactions')
-      throw new CallError(-32601, `no ${goQuote(kind)} subscription in eth namespace`);
+    if (!SUBSCRIPTIONS.has(kind)) throw new CallError(-32601, `no ${goQuote(kind)} subscription in eth namespace`);
     // The logs filter is eth_getLogs's, here the second argument.
     const refused =
       kind === 'logs'
         ? await refusedParams('eth_getLogs', params.slice(1))
-        : kind === 'newPendingTransactions'
+        : kind === 'newPendingTransactions' || kind === 'newAcceptedTransactions'
           ? refusedFullTx(params, chain.release)
           : params.length > 1
             ? 'too many arguments, want at most 1'
@@ -111,10 +114,16 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
         notify(
           id,
           filter === true
-            ? withLegacyChainId(pendingTransaction(await chain.call(provider, 'eth_getTransactionByHash', [hash])))
+            ? withCorethSignature(pendingTransaction(await chain.call(provider, 'eth_getTransactionByHash', [hash])))
             : hash,
         ),
       );
+    } else if (kind === 'newAcceptedTransactions') {
+      // NewAcceptedTransactions: each tx of each accepted block, its hash or (fullTx) NewRPCTransaction's pending form.
+      listen(id, chain.blockListeners, async (block) => {
+        for (const tx of block.transactions as Array<{ hash: string }>)
+          notify(id, filter === true ? withCorethSignature(pendingTransaction(tx)) : tx.hash);
+      });
     } else {
       // The filter as read above, matched as eth_getLogs' filters are (filterLogs): one reading, one matching.
       const logFilter = criteria as Criteria;

@@ -70,7 +70,7 @@ describe('legacy, EIP-2930 and EIP-1559 through viem', () => {
 
   // coreth's newRPCTransaction (internal/ethapi/api.go): "if a legacy transaction has an EIP-155 chain id, include it
   // explicitly" (result.ChainID = tx.ChainId()), and no yParity, which only typed transactions get. The engine (EDR)
-  // leaves it out; every read of a transaction gains it (mock/cchain/legacy-chain-id.ts).
+  // leaves it out; every read of a transaction gains it (mock/cchain/rpc-transaction-signature.ts).
   it('answers an EIP-155 legacy transaction with its chainId, as coreth', async () => {
     const { wallet } = clients;
     const gasPrice = (await batched.getBlock()).baseFeePerGas! * 2n;

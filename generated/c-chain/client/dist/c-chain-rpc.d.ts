@@ -3,6 +3,8 @@ import { type CallOptions, type ClientOptions, JsonRpcClient } from './runtime.j
 import type {
   EthBaseFeeResult,
   EthBlockNumberResult,
+  EthCallDetailedParams,
+  EthCallDetailedResult,
   EthCallParams,
   EthCallResult,
   EthChainIdResult,
@@ -11,11 +13,13 @@ import type {
   EthCreateAccessListResult,
   EthEstimateGasParams,
   EthEstimateGasResult,
+  EthEtherbaseResult,
   EthFeeHistoryParams,
   EthFeeHistoryResult,
   EthFillTransactionParams,
   EthFillTransactionResult,
   EthGasPriceResult,
+  EthGetBadBlocksResult,
   EthGetBalanceParams,
   EthGetBalanceResult,
   EthGetBlockByHashParams,
@@ -39,6 +43,12 @@ import type {
   EthGetLogsResult,
   EthGetProofParams,
   EthGetProofResult,
+  EthGetRawTransactionByBlockHashAndIndexParams,
+  EthGetRawTransactionByBlockHashAndIndexResult,
+  EthGetRawTransactionByBlockNumberAndIndexParams,
+  EthGetRawTransactionByBlockNumberAndIndexResult,
+  EthGetRawTransactionByHashParams,
+  EthGetRawTransactionByHashResult,
   EthGetStorageAtParams,
   EthGetStorageAtResult,
   EthGetTransactionByBlockHashAndIndexParams,
@@ -65,6 +75,9 @@ import type {
   EthNewFilterResult,
   EthNewPendingTransactionFilterParams,
   EthNewPendingTransactionFilterResult,
+  EthPendingTransactionsResult,
+  EthResendParams,
+  EthResendResult,
   EthSendRawTransactionParams,
   EthSendRawTransactionResult,
   EthSendTransactionParams,
@@ -188,6 +201,14 @@ export type CChainRpcClientErrors = {
   ethGetUncleCountByBlockHash: never;
   ethGetUncleByBlockNumberAndIndex: never;
   ethGetUncleByBlockHashAndIndex: never;
+  ethGetRawTransactionByHash: 'TxIndexingInProgress';
+  ethGetRawTransactionByBlockNumberAndIndex: never;
+  ethGetRawTransactionByBlockHashAndIndex: never;
+  ethPendingTransactions: never;
+  ethResend: 'MissingNonce' | 'UnknownAccount';
+  ethGetBadBlocks: never;
+  ethCallDetailed: 'InsufficientFunds';
+  ethEtherbase: never;
   web3ClientVersion: never;
   web3Sha3: never;
   netListening: never;
@@ -254,6 +275,14 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
     ethGetUncleCountByBlockHash: string;
     ethGetUncleByBlockNumberAndIndex: string;
     ethGetUncleByBlockHashAndIndex: string;
+    ethGetRawTransactionByHash: string;
+    ethGetRawTransactionByBlockNumberAndIndex: string;
+    ethGetRawTransactionByBlockHashAndIndex: string;
+    ethPendingTransactions: string;
+    ethResend: string;
+    ethGetBadBlocks: string;
+    ethCallDetailed: string;
+    ethEtherbase: string;
     web3ClientVersion: string;
     web3Sha3: string;
     netListening: string;
@@ -890,6 +919,148 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
     params: EthGetUncleByBlockHashAndIndexParams,
     options?: CallOptions,
   ): Promise<EthGetUncleByBlockHashAndIndexResult>;
+  /**
+   * A transaction's signed bytes, by its hash.
+   *
+   * coreth's TransactionAPI.GetRawTransactionByHash (internal/ethapi/api.go): the transaction's
+   * canonical encoding (`MarshalBinary`: a legacy transaction's RLP list, a typed one's type byte and
+   * RLP payload), accepted or still in the pool. For a hash the node does not know, a nil
+   * `hexutil.Bytes`, which is written `0x` (not null); while the transaction index is still being built,
+   * the error "transaction indexing is in progress".
+   *
+   * JSON-RPC method `eth_getRawTransactionByHash` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param params - The params, sent by position ({@link EthGetRawTransactionByHashParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link EthGetRawTransactionByHashResult}).
+   * @throws {@link JsonRpcError} -32000: transaction indexing is in progress (data:
+   *         `{"type":"string","const":"transaction indexing is in progress"}`)
+   */
+  ethGetRawTransactionByHash(
+    params: EthGetRawTransactionByHashParams,
+    options?: CallOptions,
+  ): Promise<EthGetRawTransactionByHashResult>;
+  /**
+   * A transaction's signed bytes, by its block's number and its index there.
+   *
+   * coreth's TransactionAPI.GetRawTransactionByBlockNumberAndIndex (internal/ethapi/api.go): the
+   * canonical encoding (`MarshalBinary`) of the block's transaction at the index. `0x` (a nil
+   * `hexutil.Bytes`, not null) for a block the node does not have or an index past its transactions.
+   *
+   * JSON-RPC method `eth_getRawTransactionByBlockNumberAndIndex` at
+   * `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param params - The params, sent by position ({@link
+   *        EthGetRawTransactionByBlockNumberAndIndexParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link EthGetRawTransactionByBlockNumberAndIndexResult}).
+   */
+  ethGetRawTransactionByBlockNumberAndIndex(
+    params: EthGetRawTransactionByBlockNumberAndIndexParams,
+    options?: CallOptions,
+  ): Promise<EthGetRawTransactionByBlockNumberAndIndexResult>;
+  /**
+   * A transaction's signed bytes, by its block's hash and its index there.
+   *
+   * coreth's TransactionAPI.GetRawTransactionByBlockHashAndIndex (internal/ethapi/api.go): the canonical
+   * encoding (`MarshalBinary`) of the block's transaction at the index. `0x` (a nil `hexutil.Bytes`, not
+   * null) for a block the node does not have or an index past its transactions.
+   *
+   * JSON-RPC method `eth_getRawTransactionByBlockHashAndIndex` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param params - The params, sent by position ({@link
+   *        EthGetRawTransactionByBlockHashAndIndexParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link EthGetRawTransactionByBlockHashAndIndexResult}).
+   */
+  ethGetRawTransactionByBlockHashAndIndex(
+    params: EthGetRawTransactionByBlockHashAndIndexParams,
+    options?: CallOptions,
+  ): Promise<EthGetRawTransactionByBlockHashAndIndexResult>;
+  /**
+   * The pool's transactions sent from the node's own accounts.
+   *
+   * coreth's TransactionAPI.PendingTransactions (internal/ethapi/api.go): the transactions in the pool
+   * whose sender is an account of the node's keystore wallets, each as `eth_getTransactionByHash` writes
+   * a pending one. A node without accounts (the default: AvalancheGo's keystore holds no C-Chain key the
+   * EVM's account manager sees) answers an empty list whatever its pool holds.
+   *
+   * JSON-RPC method `eth_pendingTransactions` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link EthPendingTransactionsResult}).
+   */
+  ethPendingTransactions(options?: CallOptions): Promise<EthPendingTransactionsResult>;
+  /**
+   * Replaces a pending transaction of the node's own accounts with a new gas price and limit.
+   *
+   * coreth's TransactionAPI.Resend (internal/ethapi/api.go): the transaction described by the arguments
+   * (which must name its nonce; the rest filled as `eth_sendTransaction` fills them) is looked up in the
+   * pool by its signing hash and sender, re-signed by the node's account with the new gas price and gas
+   * limit (each kept when null or zero) and sent; the answer is the new transaction's hash. Without a
+   * nonce, the error "missing transaction nonce in transaction spec"; a fee over the node's cap,
+   * checkTxFee's error; no such pending transaction, "transaction 0x… not found" (the hash of the
+   * unsigned transaction described); a sender the node holds no key for, "unknown account".
+   *
+   * JSON-RPC method `eth_resend` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param params - The params, sent by position ({@link EthResendParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link EthResendResult}).
+   * @throws {@link JsonRpcError} -32000: missing transaction nonce in transaction spec
+   * @throws {@link JsonRpcError} -32000: unknown account
+   */
+  ethResend(params: EthResendParams, options?: CallOptions): Promise<EthResendResult>;
+  /**
+   * The blocks the node refused as invalid.
+   *
+   * coreth's BlockChainAPI.GetBadBlocks (internal/ethapi/api_extra.go, moved there from eth/api.go so
+   * the default `internal-blockchain` API serves it): each block the chain refused as invalid since the
+   * node started (core.BlockChain's bad-block cache), with its hash, its RLP in hex (or the encoding's
+   * error text), the block as `eth_getBlockByHash` writes it with full transactions, and the reason
+   * (`reason`, core.BadBlockReason: the chain config, the error, the receipts; null when none was kept).
+   * An empty list on a node that refused none.
+   *
+   * JSON-RPC method `eth_getBadBlocks` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link EthGetBadBlocksResult}).
+   */
+  ethGetBadBlocks(options?: CallOptions): Promise<EthGetBadBlocksResult>;
+  /**
+   * Runs a call as eth_call does and answers its gas used, its error and what it returned.
+   *
+   * coreth's BlockChainAPI.CallDetailed (internal/ethapi/api_extra.go): DoCall as `eth_call` runs it
+   * (the same arguments, block and state override, the same RPC gas cap and 5 s timeout), answered as
+   * DetailedExecutionResult: `gas` the gas the run used (a number, not hex), `errCode` and `err` the
+   * run's error (0 and empty when it succeeded; a revert with data: code 3 and "execution reverted",
+   * with abi.UnpackRevert's reason after ": " when it has one; any other vm error, as a revert without
+   * data: code 0 and core/vm's text, e.g. "out of gas", with all the gas used on a halt), `returnData`
+   * what the run returned or reverted with. An error before the run (insufficient funds, a bad nonce or
+   * fee, the timeout) is the call's error, as eth_call's.
+   *
+   * JSON-RPC method `eth_callDetailed` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param params - The params, sent by position ({@link EthCallDetailedParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link EthCallDetailedResult}).
+   * @throws {@link JsonRpcError} -32000: err: insufficient funds for gas * price + value: address
+   *         0x0000000000000000000000000000000000000001 have 0 want 1 (supplied gas 50000000)
+   */
+  ethCallDetailed(params: EthCallDetailedParams, options?: CallOptions): Promise<EthCallDetailedResult>;
+  /**
+   * The address block rewards and fees go to: coreth's BlackholeAddr.
+   *
+   * coreth's EthereumAPI.Etherbase (eth/api.go; `eth_coinbase` is its alias): the miner's etherbase,
+   * which plugin/evm/vm.go sets to constants.BlackholeAddr, 0x0100000000000000000000000000000000000000,
+   * on every node; every C-Chain block's `miner`.
+   *
+   * JSON-RPC method `eth_etherbase` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link EthEtherbaseResult}).
+   */
+  ethEtherbase(options?: CallOptions): Promise<EthEtherbaseResult>;
   /**
    * The node's EVM version.
    *

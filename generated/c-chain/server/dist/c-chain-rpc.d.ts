@@ -4,6 +4,8 @@ import type { HandlerContext, MethodSpec, RawJson } from './runtime/rpc.js';
 import type {
   EthBaseFeeResult,
   EthBlockNumberResult,
+  EthCallDetailedParams,
+  EthCallDetailedResult,
   EthCallParams,
   EthCallResult,
   EthChainIdResult,
@@ -12,11 +14,13 @@ import type {
   EthCreateAccessListResult,
   EthEstimateGasParams,
   EthEstimateGasResult,
+  EthEtherbaseResult,
   EthFeeHistoryParams,
   EthFeeHistoryResult,
   EthFillTransactionParams,
   EthFillTransactionResult,
   EthGasPriceResult,
+  EthGetBadBlocksResult,
   EthGetBalanceParams,
   EthGetBalanceResult,
   EthGetBlockByHashParams,
@@ -40,6 +44,12 @@ import type {
   EthGetLogsResult,
   EthGetProofParams,
   EthGetProofResult,
+  EthGetRawTransactionByBlockHashAndIndexParams,
+  EthGetRawTransactionByBlockHashAndIndexResult,
+  EthGetRawTransactionByBlockNumberAndIndexParams,
+  EthGetRawTransactionByBlockNumberAndIndexResult,
+  EthGetRawTransactionByHashParams,
+  EthGetRawTransactionByHashResult,
   EthGetStorageAtParams,
   EthGetStorageAtResult,
   EthGetTransactionByBlockHashAndIndexParams,
@@ -66,6 +76,9 @@ import type {
   EthNewFilterResult,
   EthNewPendingTransactionFilterParams,
   EthNewPendingTransactionFilterResult,
+  EthPendingTransactionsResult,
+  EthResendParams,
+  EthResendResult,
   EthSendRawTransactionParams,
   EthSendRawTransactionResult,
   EthSendTransactionParams,
@@ -560,6 +573,87 @@ export interface CChainRpcHandlers {
     params: EthGetUncleByBlockHashAndIndexParams,
     context: HandlerContext,
   ): Answer<EthGetUncleByBlockHashAndIndexResult>;
+  /**
+   * A transaction's signed bytes, by its hash.
+   *
+   * Answers `eth_getRawTransactionByHash` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  ethGetRawTransactionByHash(
+    params: EthGetRawTransactionByHashParams,
+    context: HandlerContext,
+  ): Answer<EthGetRawTransactionByHashResult>;
+  /**
+   * A transaction's signed bytes, by its block's number and its index there.
+   *
+   * Answers `eth_getRawTransactionByBlockNumberAndIndex` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  ethGetRawTransactionByBlockNumberAndIndex(
+    params: EthGetRawTransactionByBlockNumberAndIndexParams,
+    context: HandlerContext,
+  ): Answer<EthGetRawTransactionByBlockNumberAndIndexResult>;
+  /**
+   * A transaction's signed bytes, by its block's hash and its index there.
+   *
+   * Answers `eth_getRawTransactionByBlockHashAndIndex` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  ethGetRawTransactionByBlockHashAndIndex(
+    params: EthGetRawTransactionByBlockHashAndIndexParams,
+    context: HandlerContext,
+  ): Answer<EthGetRawTransactionByBlockHashAndIndexResult>;
+  /**
+   * The pool's transactions sent from the node's own accounts.
+   *
+   * Answers `eth_pendingTransactions` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  ethPendingTransactions(params: Record<string, never>, context: HandlerContext): Answer<EthPendingTransactionsResult>;
+  /**
+   * Replaces a pending transaction of the node's own accounts with a new gas price and limit.
+   *
+   * Answers `eth_resend` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  ethResend(params: EthResendParams, context: HandlerContext): Answer<EthResendResult>;
+  /**
+   * The blocks the node refused as invalid.
+   *
+   * Answers `eth_getBadBlocks` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  ethGetBadBlocks(params: Record<string, never>, context: HandlerContext): Answer<EthGetBadBlocksResult>;
+  /**
+   * Runs a call as eth_call does and answers its gas used, its error and what it returned.
+   *
+   * Answers `eth_callDetailed` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  ethCallDetailed(params: EthCallDetailedParams, context: HandlerContext): Answer<EthCallDetailedResult>;
+  /**
+   * The address block rewards and fees go to: coreth's BlackholeAddr.
+   *
+   * Answers `eth_etherbase` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  ethEtherbase(params: Record<string, never>, context: HandlerContext): Answer<EthEtherbaseResult>;
   /**
    * The node's EVM version.
    *

@@ -6,6 +6,8 @@ import type { HandlerContext, MethodSpec, RawJson } from './runtime/rpc.js';
 import type {
   EthBaseFeeResult,
   EthBlockNumberResult,
+  EthCallDetailedParams,
+  EthCallDetailedResult,
   EthCallParams,
   EthCallResult,
   EthChainIdResult,
@@ -14,11 +16,13 @@ import type {
   EthCreateAccessListResult,
   EthEstimateGasParams,
   EthEstimateGasResult,
+  EthEtherbaseResult,
   EthFeeHistoryParams,
   EthFeeHistoryResult,
   EthFillTransactionParams,
   EthFillTransactionResult,
   EthGasPriceResult,
+  EthGetBadBlocksResult,
   EthGetBalanceParams,
   EthGetBalanceResult,
   EthGetBlockByHashParams,
@@ -42,6 +46,12 @@ import type {
   EthGetLogsResult,
   EthGetProofParams,
   EthGetProofResult,
+  EthGetRawTransactionByBlockHashAndIndexParams,
+  EthGetRawTransactionByBlockHashAndIndexResult,
+  EthGetRawTransactionByBlockNumberAndIndexParams,
+  EthGetRawTransactionByBlockNumberAndIndexResult,
+  EthGetRawTransactionByHashParams,
+  EthGetRawTransactionByHashResult,
   EthGetStorageAtParams,
   EthGetStorageAtResult,
   EthGetTransactionByBlockHashAndIndexParams,
@@ -68,6 +78,9 @@ import type {
   EthNewFilterResult,
   EthNewPendingTransactionFilterParams,
   EthNewPendingTransactionFilterResult,
+  EthPendingTransactionsResult,
+  EthResendParams,
+  EthResendResult,
   EthSendRawTransactionParams,
   EthSendRawTransactionResult,
   EthSendTransactionParams,
@@ -566,6 +579,87 @@ export interface CChainRpcHandlers {
     params: EthGetUncleByBlockHashAndIndexParams,
     context: HandlerContext,
   ): Answer<EthGetUncleByBlockHashAndIndexResult>;
+  /**
+   * A transaction's signed bytes, by its hash.
+   *
+   * Answers `eth_getRawTransactionByHash` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  ethGetRawTransactionByHash(
+    params: EthGetRawTransactionByHashParams,
+    context: HandlerContext,
+  ): Answer<EthGetRawTransactionByHashResult>;
+  /**
+   * A transaction's signed bytes, by its block's number and its index there.
+   *
+   * Answers `eth_getRawTransactionByBlockNumberAndIndex` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  ethGetRawTransactionByBlockNumberAndIndex(
+    params: EthGetRawTransactionByBlockNumberAndIndexParams,
+    context: HandlerContext,
+  ): Answer<EthGetRawTransactionByBlockNumberAndIndexResult>;
+  /**
+   * A transaction's signed bytes, by its block's hash and its index there.
+   *
+   * Answers `eth_getRawTransactionByBlockHashAndIndex` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  ethGetRawTransactionByBlockHashAndIndex(
+    params: EthGetRawTransactionByBlockHashAndIndexParams,
+    context: HandlerContext,
+  ): Answer<EthGetRawTransactionByBlockHashAndIndexResult>;
+  /**
+   * The pool's transactions sent from the node's own accounts.
+   *
+   * Answers `eth_pendingTransactions` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  ethPendingTransactions(params: Record<string, never>, context: HandlerContext): Answer<EthPendingTransactionsResult>;
+  /**
+   * Replaces a pending transaction of the node's own accounts with a new gas price and limit.
+   *
+   * Answers `eth_resend` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  ethResend(params: EthResendParams, context: HandlerContext): Answer<EthResendResult>;
+  /**
+   * The blocks the node refused as invalid.
+   *
+   * Answers `eth_getBadBlocks` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  ethGetBadBlocks(params: Record<string, never>, context: HandlerContext): Answer<EthGetBadBlocksResult>;
+  /**
+   * Runs a call as eth_call does and answers its gas used, its error and what it returned.
+   *
+   * Answers `eth_callDetailed` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  ethCallDetailed(params: EthCallDetailedParams, context: HandlerContext): Answer<EthCallDetailedResult>;
+  /**
+   * The address block rewards and fees go to: coreth's BlackholeAddr.
+   *
+   * Answers `eth_etherbase` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  ethEtherbase(params: Record<string, never>, context: HandlerContext): Answer<EthEtherbaseResult>;
   /**
    * The node's EVM version.
    *
@@ -1132,6 +1226,100 @@ export const cChainRpcMethods: readonly MethodSpec[] = [
     validateParams: validator('eth_getUncleByBlockHashAndIndex', 'params'),
     validateResult: validator('eth_getUncleByBlockHashAndIndex', 'result'),
     writeResult: validators.writeEthGetUncleByBlockHashAndIndexResult,
+  },
+  {
+    name: 'eth_getRawTransactionByHash',
+    handler: 'ethGetRawTransactionByHash',
+    params: ['Transaction hash'],
+    byName: false,
+    shape: { properties: { 'TRANSACTION HASH': { name: 'Transaction hash' } } },
+    validateParams: validator('eth_getRawTransactionByHash', 'params'),
+    validateResult: validator('eth_getRawTransactionByHash', 'result'),
+    writeResult: validators.writeEthGetRawTransactionByHashResult,
+  },
+  {
+    name: 'eth_getRawTransactionByBlockNumberAndIndex',
+    handler: 'ethGetRawTransactionByBlockNumberAndIndex',
+    params: ['Block', 'Transaction index'],
+    byName: false,
+    shape: { properties: { BLOCK: { name: 'Block' }, 'TRANSACTION INDEX': { name: 'Transaction index' } } },
+    validateParams: validator('eth_getRawTransactionByBlockNumberAndIndex', 'params'),
+    validateResult: validator('eth_getRawTransactionByBlockNumberAndIndex', 'result'),
+    writeResult: validators.writeEthGetRawTransactionByBlockNumberAndIndexResult,
+  },
+  {
+    name: 'eth_getRawTransactionByBlockHashAndIndex',
+    handler: 'ethGetRawTransactionByBlockHashAndIndex',
+    params: ['Block hash', 'Transaction index'],
+    byName: false,
+    shape: {
+      properties: { 'BLOCK HASH': { name: 'Block hash' }, 'TRANSACTION INDEX': { name: 'Transaction index' } },
+    },
+    validateParams: validator('eth_getRawTransactionByBlockHashAndIndex', 'params'),
+    validateResult: validator('eth_getRawTransactionByBlockHashAndIndex', 'result'),
+    writeResult: validators.writeEthGetRawTransactionByBlockHashAndIndexResult,
+  },
+  {
+    name: 'eth_pendingTransactions',
+    handler: 'ethPendingTransactions',
+    params: [],
+    byName: false,
+    shape: { properties: {} },
+    validateParams: validator('eth_pendingTransactions', 'params'),
+    validateResult: validator('eth_pendingTransactions', 'result'),
+    writeResult: validators.writeEthPendingTransactionsResult,
+  },
+  {
+    name: 'eth_resend',
+    handler: 'ethResend',
+    params: ['Transaction', 'Gas price', 'Gas limit'],
+    byName: false,
+    shape: {
+      properties: {
+        TRANSACTION: { name: 'Transaction', shape: GenericTransactionShape },
+        'GAS PRICE': { name: 'Gas price', nullable: true },
+        'GAS LIMIT': { name: 'Gas limit', nullable: true },
+      },
+    },
+    validateParams: validator('eth_resend', 'params'),
+    validateResult: validator('eth_resend', 'result'),
+    writeResult: validators.writeEthResendResult,
+  },
+  {
+    name: 'eth_getBadBlocks',
+    handler: 'ethGetBadBlocks',
+    params: [],
+    byName: false,
+    shape: { properties: {} },
+    validateParams: validator('eth_getBadBlocks', 'params'),
+    validateResult: validator('eth_getBadBlocks', 'result'),
+    writeResult: validators.writeEthGetBadBlocksResult,
+  },
+  {
+    name: 'eth_callDetailed',
+    handler: 'ethCallDetailed',
+    params: ['Transaction', 'Block', 'State override'],
+    byName: false,
+    shape: {
+      properties: {
+        TRANSACTION: { name: 'Transaction', shape: GenericTransactionShape },
+        BLOCK: { name: 'Block' },
+        'STATE OVERRIDE': { name: 'State override' },
+      },
+    },
+    validateParams: validator('eth_callDetailed', 'params'),
+    validateResult: validator('eth_callDetailed', 'result'),
+    writeResult: validators.writeEthCallDetailedResult,
+  },
+  {
+    name: 'eth_etherbase',
+    handler: 'ethEtherbase',
+    params: [],
+    byName: false,
+    shape: { properties: {} },
+    validateParams: validator('eth_etherbase', 'params'),
+    validateResult: validator('eth_etherbase', 'result'),
+    writeResult: validators.writeEthEtherbaseResult,
   },
   {
     name: 'web3_clientVersion',

@@ -1167,6 +1167,97 @@ export interface EthGetUncleByBlockHashAndIndexParams {
 export type EthGetUncleByBlockHashAndIndexResult = NotFound | CorethBlock;
 
 /**
+ * The params of `eth_getRawTransactionByHash`.
+ */
+export interface EthGetRawTransactionByHashParams {
+  "Transaction hash": Hash32;
+}
+
+/**
+ * The result of `eth_getRawTransactionByHash`.
+ */
+export type EthGetRawTransactionByHashResult = Bytes;
+
+/**
+ * The params of `eth_getRawTransactionByBlockNumberAndIndex`.
+ */
+export interface EthGetRawTransactionByBlockNumberAndIndexParams {
+  Block: BlockNumberOrTag;
+  "Transaction index": Uint;
+}
+
+/**
+ * The result of `eth_getRawTransactionByBlockNumberAndIndex`.
+ */
+export type EthGetRawTransactionByBlockNumberAndIndexResult = Bytes;
+
+/**
+ * The params of `eth_getRawTransactionByBlockHashAndIndex`.
+ */
+export interface EthGetRawTransactionByBlockHashAndIndexParams {
+  "Block hash": Hash32;
+  "Transaction index": Uint;
+}
+
+/**
+ * The result of `eth_getRawTransactionByBlockHashAndIndex`.
+ */
+export type EthGetRawTransactionByBlockHashAndIndexResult = Bytes;
+
+/**
+ * The result of `eth_pendingTransactions`.
+ */
+export type EthPendingTransactionsResult = TransactionInfo[];
+
+/**
+ * The params of `eth_resend`.
+ */
+export interface EthResendParams {
+  Transaction: GenericTransaction;
+  "Gas price"?: NotFound | Uint;
+  "Gas limit"?: NotFound | Uint;
+}
+
+/**
+ * The result of `eth_resend`.
+ */
+export type EthResendResult = Hash32;
+
+/**
+ * The result of `eth_getBadBlocks`.
+ */
+export type EthGetBadBlocksResult = {
+  hash: Hash32;
+  block: {};
+  rlp: string;
+  reason: null | {};
+}[];
+
+/**
+ * The params of `eth_callDetailed`.
+ */
+export interface EthCallDetailedParams {
+  Transaction: GenericTransaction;
+  Block: BlockNumberOrTagOrHash;
+  "State override"?: StateOverrides;
+}
+
+/**
+ * The result of `eth_callDetailed`.
+ */
+export interface EthCallDetailedResult {
+  gas: number;
+  errCode: number;
+  err: string;
+  returnData: Bytes;
+}
+
+/**
+ * The result of `eth_etherbase`.
+ */
+export type EthEtherbaseResult = Address;
+
+/**
  * The result of `web3_clientVersion`.
  */
 export type Web3ClientVersionResult = string;
@@ -1200,6 +1291,44 @@ export interface AccessListEntry {
   storageKeys: Hash32[];
 }
 
+export type AccountOverride = AccountOverrideState | AccountOverrideStateDiff;
+
+/**
+ * It is possible to override any kind of address (EOA's, contracts and precompiles)
+ */
+export interface AccountOverrideState {
+  /**
+   * Key-value mapping to override all slots in the account storage before executing the call. This
+   * functions similar to eth_call's state parameter.
+   */
+  state: AccountStorage;
+  balance?: Uint256;
+  code?: Bytes;
+  /**
+   * Moves addresses precompile into the specified address. This move is done before the 'code' override
+   * is set. When the specified address is not a precompile, the behaviour is undefined and different
+   * clients might behave differently.
+   */
+  movePrecompileToAddress?: Address;
+  nonce?: Uint64;
+}
+
+export interface AccountOverrideStateDiff {
+  /**
+   * Key-value mapping to override individual slots in the account storage before executing the call.
+   * This functions similar to eth_call's state parameter.
+   */
+  stateDiff: AccountStorage;
+  balance?: Uint256;
+  code?: Bytes;
+  /**
+   * Moves addresses precompile into the specified address. This move is done before the 'code' override
+   * is set. Can only move precompiles.
+   */
+  movePrecompileToAddress?: Address;
+  nonce?: Uint64;
+}
+
 export interface AccountProof {
   address: Address;
   accountProof: Bytes[];
@@ -1208,6 +1337,14 @@ export interface AccountProof {
   nonce: Uint64;
   storageHash: Hash32;
   storageProof: StorageProof[];
+}
+
+export interface AccountStorage {
+  /**
+   * This interface was referenced by `AccountStorage`'s JSON-Schema definition
+   * via the `patternProperty` "^0x[a-fA-F0-9]{64}$".
+   */
+  [k: string]: Hash32;
 }
 
 /**
@@ -1564,6 +1701,14 @@ export interface ResetOptions {
 export interface SignTransactionResult {
   raw: Bytes;
   tx: TransactionSigned;
+}
+
+export interface StateOverrides {
+  /**
+   * This interface was referenced by `StateOverrides`'s JSON-Schema definition
+   * via the `patternProperty` "^0x[a-fA-F0-9]{40}$".
+   */
+  [k: string]: AccountOverride;
 }
 
 export interface StorageProof {

@@ -443,6 +443,104 @@ export const schemas = {
       ],
     },
   },
+  "eth_getRawTransactionByHash": {
+    "params": {
+      "type": "object",
+      "properties": { "Transaction hash": { "$ref": "#/components/schemas/hash32" } },
+      "required": ["Transaction hash"],
+    },
+    "result": { "$ref": "#/components/schemas/bytes" },
+  },
+  "eth_getRawTransactionByBlockNumberAndIndex": {
+    "params": {
+      "type": "object",
+      "properties": {
+        "Block": { "$ref": "#/components/schemas/BlockNumberOrTag" },
+        "Transaction index": { "$ref": "#/components/schemas/uint" },
+      },
+      "required": ["Block", "Transaction index"],
+    },
+    "result": { "$ref": "#/components/schemas/bytes" },
+  },
+  "eth_getRawTransactionByBlockHashAndIndex": {
+    "params": {
+      "type": "object",
+      "properties": {
+        "Block hash": { "$ref": "#/components/schemas/hash32" },
+        "Transaction index": { "$ref": "#/components/schemas/uint" },
+      },
+      "required": ["Block hash", "Transaction index"],
+    },
+    "result": { "$ref": "#/components/schemas/bytes" },
+  },
+  "eth_pendingTransactions": {
+    "params": { "type": "object", "properties": {} },
+    "result": { "type": "array", "items": { "$ref": "#/components/schemas/TransactionInfo" } },
+  },
+  "eth_resend": {
+    "params": {
+      "type": "object",
+      "properties": {
+        "Transaction": { "$ref": "#/components/schemas/GenericTransaction" },
+        "Gas price": {
+          "oneOf": [
+            { "$ref": "#/components/schemas/notFound" },
+            { "$ref": "#/components/schemas/uint" },
+          ],
+        },
+        "Gas limit": {
+          "oneOf": [
+            { "$ref": "#/components/schemas/notFound" },
+            { "$ref": "#/components/schemas/uint" },
+          ],
+        },
+      },
+      "required": ["Transaction"],
+    },
+    "result": { "$ref": "#/components/schemas/hash32" },
+  },
+  "eth_getBadBlocks": {
+    "params": { "type": "object", "properties": {} },
+    "result": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "required": ["hash", "block", "rlp", "reason"],
+        "properties": {
+          "hash": { "$ref": "#/components/schemas/hash32" },
+          "block": { "type": "object" },
+          "rlp": { "type": "string" },
+          "reason": { "oneOf": [{ "type": "null" }, { "type": "object" }] },
+        },
+      },
+    },
+  },
+  "eth_callDetailed": {
+    "params": {
+      "type": "object",
+      "properties": {
+        "Transaction": { "$ref": "#/components/schemas/GenericTransaction" },
+        "Block": { "$ref": "#/components/schemas/BlockNumberOrTagOrHash" },
+        "State override": { "$ref": "#/components/schemas/StateOverrides" },
+      },
+      "required": ["Transaction", "Block"],
+    },
+    "result": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["gas", "errCode", "err", "returnData"],
+      "properties": {
+        "gas": { "type": "integer", "minimum": 0 },
+        "errCode": { "type": "integer" },
+        "err": { "type": "string" },
+        "returnData": { "$ref": "#/components/schemas/bytes" },
+      },
+    },
+  },
+  "eth_etherbase": {
+    "params": { "type": "object", "properties": {} },
+    "result": { "$ref": "#/components/schemas/address" },
+  },
   "web3_clientVersion": {
     "params": { "type": "object", "properties": {} },
     "result": { "type": "string" },
@@ -902,6 +1000,105 @@ function chainConfigFieldsJson(v) {
   return out + '}';
 }
 function chainConfigJson(v) { return chainConfigFieldsJson(v); }
+function transactionInfoJson(v) { return writeScalar(v); }
+function transactionInfoListJson(v) {
+  if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
+  let out = '[';
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    const s = x === undefined ? 'null' : transactionInfoJson(x);
+    if (s === undefined) return undefined;
+    out += i === 0 ? s : ',' + s;
+  }
+  return out + ']';
+}
+const hashKey = writeString("hash") + ':';
+const blockKey = writeString("block") + ':';
+function ethGetBadBlocksResultItemBlockJson(v) {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key;
+    let s;
+    switch (k) {
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = writeScalar(x);
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+const rlpKey = writeString("rlp") + ':';
+const reasonKey = writeString("reason") + ':';
+function ethGetBadBlocksResultItemJson(v) {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key;
+    let s;
+    switch (k) {
+      case "hash": key = hashKey; s = hash32Json(x); break;
+      case "block": key = blockKey; s = ethGetBadBlocksResultItemBlockJson(x); break;
+      case "rlp": key = rlpKey; s = stringJson(x); break;
+      case "reason": key = reasonKey; s = writeScalar(x); break;
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = writeScalar(x);
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+function ethGetBadBlocksResultItemListJson(v) {
+  if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
+  let out = '[';
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    const s = x === undefined ? 'null' : ethGetBadBlocksResultItemJson(x);
+    if (s === undefined) return undefined;
+    out += i === 0 ? s : ',' + s;
+  }
+  return out + ']';
+}
+const gasKey = writeString("gas") + ':';
+const errCodeKey = writeString("errCode") + ':';
+const errKey = writeString("err") + ':';
+const returnDataKey = writeString("returnData") + ':';
+function ethCallDetailedResultJson(v) {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key;
+    let s;
+    switch (k) {
+      case "gas": key = gasKey; s = numberJson(x); break;
+      case "errCode": key = errCodeKey; s = numberJson(x); break;
+      case "err": key = errKey; s = stringJson(x); break;
+      case "returnData": key = returnDataKey; s = bytesJson(x); break;
+      default: return undefined;
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
 export const writeEthBlockNumberResult = uintJson;
 export const writeEthCallResult = bytesJson;
 export const writeEthChainIdResult = uintJson;
@@ -946,6 +1143,14 @@ export const writeEthGetUncleCountByBlockNumberResult = writeScalar;
 export const writeEthGetUncleCountByBlockHashResult = writeScalar;
 export const writeEthGetUncleByBlockNumberAndIndexResult = writeScalar;
 export const writeEthGetUncleByBlockHashAndIndexResult = writeScalar;
+export const writeEthGetRawTransactionByHashResult = bytesJson;
+export const writeEthGetRawTransactionByBlockNumberAndIndexResult = bytesJson;
+export const writeEthGetRawTransactionByBlockHashAndIndexResult = bytesJson;
+export const writeEthPendingTransactionsResult = transactionInfoListJson;
+export const writeEthResendResult = hash32Json;
+export const writeEthGetBadBlocksResult = ethGetBadBlocksResultItemListJson;
+export const writeEthCallDetailedResult = ethCallDetailedResultJson;
+export const writeEthEtherbaseResult = addressJson;
 export const writeWeb3ClientVersionResult = stringJson;
 export const writeWeb3Sha3Result = hash32Json;
 export const writeNetListeningResult = booleanJson;

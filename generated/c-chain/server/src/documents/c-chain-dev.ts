@@ -144,9 +144,11 @@ export const cChainDevDocument: OpenrpcDocument = {
       "summary": "Set the next block's time.",
       "description": "Sets the network's clock (X, P and C: `dev.setTime` without a P-Chain block) to `timestamp`, " +
         "so the next C-Chain block is at that time. A time before the last C-Chain block's (Hardhat's `Timestamp T " +
-        "is lower than the previous block's timestamp P`), or before the chain time, is refused (-32602). Answers " +
-        "the timestamp in decimal, as Hardhat does. Served by the mock node only, and only while its development " +
-        "controls are on (not with `--no-dev`).",
+        "is lower than the previous block's timestamp P`), or before the chain time, is refused (-32602); the last " +
+        "block's own time is refused as Hardhat's EDR refuses it (-32000, \"Timestamp T is equal to the previous " +
+        "block's timestamp. Enable the 'allowBlocksWithSameTimestamp' option to allow this\"). Answers the timestamp " +
+        "in decimal, as Hardhat does. Served by the mock node only, and only while its development controls are on " +
+        "(not with `--no-dev`).",
       "params": [{ "$ref": "#/components/contentDescriptors/Timestamp" }],
       "paramStructure": "by-position",
       "result": { "name": "timestamp", "schema": { "type": "string", "pattern": "^[0-9]+$" } },
@@ -524,9 +526,10 @@ export const cChainDevDocument: OpenrpcDocument = {
     {
       "name": "anvil_setNonce",
       "summary": "Set an account's nonce.",
-      "description": "Sets the C-Chain account's nonce (`dev.setNonce`); a nonce below the account's is refused, as " +
-        "Hardhat refuses it. Answers as anvil does. Served by the mock node only, and only while its development " +
-        "controls are on (not with `--no-dev`).",
+      "description": "Sets the C-Chain account's nonce (`dev.setNonce`); a nonce below the account's is refused " +
+        "(-32000, \"nonce N is below the account's nonce M: the mock's EVM only raises a nonce\"), which anvil would " +
+        "take: the mock's EVM is Hardhat's EDR. Answers as anvil does. Served by the mock node only, and only while " +
+        "its development controls are on (not with `--no-dev`).",
       "params": [
         { "$ref": "#/components/contentDescriptors/Address" },
         { "$ref": "#/components/contentDescriptors/Nonce" },
@@ -548,9 +551,10 @@ export const cChainDevDocument: OpenrpcDocument = {
     {
       "name": "hardhat_setNonce",
       "summary": "Set an account's nonce.",
-      "description": "Sets the C-Chain account's nonce (`dev.setNonce`); a nonce below the account's is refused, as " +
-        "Hardhat refuses it. Answers as Hardhat does. Served by the mock node only, and only while its development " +
-        "controls are on (not with `--no-dev`).",
+      "description": "Sets the C-Chain account's nonce (`dev.setNonce`); a nonce below the account's is refused as " +
+        "Hardhat's EDR refuses it (-32000, \"New nonce (N) must not be smaller than the existing nonce (M)\"). " +
+        "Answers as Hardhat does. Served by the mock node only, and only while its development controls are on (not " +
+        "with `--no-dev`).",
       "params": [
         { "$ref": "#/components/contentDescriptors/Address" },
         { "$ref": "#/components/contentDescriptors/Nonce" },
@@ -731,8 +735,9 @@ export const cChainDevDocument: OpenrpcDocument = {
       "name": "hardhat_dropTransaction",
       "summary": "Drop a pending transaction.",
       "description": "Removes a transaction from the C-Chain's pool (automine off, or queued behind a nonce gap). " +
-        "Answers whether the pool held it, as Hardhat does. Served by the mock node only, and only while its " +
-        "development controls are on (not with `--no-dev`).",
+        "Answers whether the pool held it, as Hardhat does; a transaction already mined is refused as Hardhat's EDR " +
+        "refuses it (-32602, \"Transaction H cannot be dropped because it's already mined\"). Served by the mock " +
+        "node only, and only while its development controls are on (not with `--no-dev`).",
       "params": [{ "$ref": "#/components/contentDescriptors/Hash" }],
       "paramStructure": "by-position",
       "result": { "name": "dropped", "schema": { "type": "boolean" } },

@@ -1736,6 +1736,296 @@ export const cChainRpcDocument: OpenrpcDocument = {
       ],
     },
     {
+      "name": "eth_getRawTransactionByHash",
+      "summary": "A transaction's signed bytes, by its hash.",
+      "description": "coreth's TransactionAPI.GetRawTransactionByHash (internal/ethapi/api.go): the transaction's " +
+        "canonical encoding (`MarshalBinary`: a legacy transaction's RLP list, a typed one's type byte and RLP " +
+        "payload), accepted or still in the pool. For a hash the node does not know, a nil `hexutil.Bytes`, which is " +
+        "written `0x` (not null); while the transaction index is still being built, the error \"transaction indexing " +
+        "is in progress\".",
+      "params": [
+        {
+          "name": "Transaction hash",
+          "required": true,
+          "schema": { "$ref": "#/components/schemas/hash32" },
+        },
+      ],
+      "paramStructure": "by-position",
+      "result": { "name": "Signed transaction", "schema": { "$ref": "#/components/schemas/bytes" } },
+      "errors": [
+        {
+          "code": -32000,
+          "message": "transaction indexing is in progress",
+          "data": { "type": "string", "const": "transaction indexing is in progress" },
+        },
+      ],
+      "x-side-effects": "none",
+      "examples": [
+        {
+          "name": "unknown transaction",
+          "params": [
+            {
+              "name": "Transaction hash",
+              "value": "0x1111111111111111111111111111111111111111111111111111111111111111",
+            },
+          ],
+          "result": { "name": "Signed transaction", "value": "0x" },
+        },
+      ],
+    },
+    {
+      "name": "eth_getRawTransactionByBlockNumberAndIndex",
+      "summary": "A transaction's signed bytes, by its block's number and its index there.",
+      "description": "coreth's TransactionAPI.GetRawTransactionByBlockNumberAndIndex (internal/ethapi/api.go): the " +
+        "canonical encoding (`MarshalBinary`) of the block's transaction at the index. `0x` (a nil `hexutil.Bytes`, " +
+        "not null) for a block the node does not have or an index past its transactions.",
+      "params": [
+        {
+          "name": "Block",
+          "required": true,
+          "schema": { "$ref": "#/components/schemas/BlockNumberOrTag" },
+        },
+        {
+          "name": "Transaction index",
+          "required": true,
+          "schema": { "$ref": "#/components/schemas/uint" },
+        },
+      ],
+      "paramStructure": "by-position",
+      "result": { "name": "Signed transaction", "schema": { "$ref": "#/components/schemas/bytes" } },
+      "x-side-effects": "none",
+      "examples": [
+        {
+          "name": "past the genesis block's transactions",
+          "params": [
+            { "name": "Block", "value": "0x0" },
+            { "name": "Transaction index", "value": "0x0" },
+          ],
+          "result": { "name": "Signed transaction", "value": "0x" },
+        },
+      ],
+    },
+    {
+      "name": "eth_getRawTransactionByBlockHashAndIndex",
+      "summary": "A transaction's signed bytes, by its block's hash and its index there.",
+      "description": "coreth's TransactionAPI.GetRawTransactionByBlockHashAndIndex (internal/ethapi/api.go): the " +
+        "canonical encoding (`MarshalBinary`) of the block's transaction at the index. `0x` (a nil `hexutil.Bytes`, " +
+        "not null) for a block the node does not have or an index past its transactions.",
+      "params": [
+        {
+          "name": "Block hash",
+          "required": true,
+          "schema": { "$ref": "#/components/schemas/hash32" },
+        },
+        {
+          "name": "Transaction index",
+          "required": true,
+          "schema": { "$ref": "#/components/schemas/uint" },
+        },
+      ],
+      "paramStructure": "by-position",
+      "result": { "name": "Signed transaction", "schema": { "$ref": "#/components/schemas/bytes" } },
+      "x-side-effects": "none",
+      "examples": [
+        {
+          "name": "unknown block",
+          "params": [
+            {
+              "name": "Block hash",
+              "value": "0x1111111111111111111111111111111111111111111111111111111111111111",
+            },
+            { "name": "Transaction index", "value": "0x0" },
+          ],
+          "result": { "name": "Signed transaction", "value": "0x" },
+        },
+      ],
+    },
+    {
+      "name": "eth_pendingTransactions",
+      "summary": "The pool's transactions sent from the node's own accounts.",
+      "description": "coreth's TransactionAPI.PendingTransactions (internal/ethapi/api.go): the transactions in the " +
+        "pool whose sender is an account of the node's keystore wallets, each as `eth_getTransactionByHash` writes a " +
+        "pending one. A node without accounts (the default: AvalancheGo's keystore holds no C-Chain key the EVM's " +
+        "account manager sees) answers an empty list whatever its pool holds.",
+      "params": [],
+      "paramStructure": "by-position",
+      "result": {
+        "name": "Pending transactions",
+        "schema": { "type": "array", "items": { "$ref": "#/components/schemas/TransactionInfo" } },
+      },
+      "x-side-effects": "none",
+      "examples": [
+        {
+          "name": "a node without accounts",
+          "params": [],
+          "result": { "name": "Pending transactions", "value": [] },
+        },
+      ],
+    },
+    {
+      "name": "eth_resend",
+      "summary": "Replaces a pending transaction of the node's own accounts with a new gas price and limit.",
+      "description": "coreth's TransactionAPI.Resend (internal/ethapi/api.go): the transaction described by the " +
+        "arguments (which must name its nonce; the rest filled as `eth_sendTransaction` fills them) is looked up in " +
+        "the pool by its signing hash and sender, re-signed by the node's account with the new gas price and gas " +
+        "limit (each kept when null or zero) and sent; the answer is the new transaction's hash. Without a nonce, " +
+        "the error \"missing transaction nonce in transaction spec\"; a fee over the node's cap, checkTxFee's error; " +
+        "no such pending transaction, \"transaction 0x… not found\" (the hash of the unsigned transaction " +
+        "described); a sender the node holds no key for, \"unknown account\".",
+      "params": [
+        {
+          "name": "Transaction",
+          "required": true,
+          "schema": { "$ref": "#/components/schemas/GenericTransaction" },
+        },
+        {
+          "name": "Gas price",
+          "required": false,
+          "schema": {
+            "oneOf": [
+              { "$ref": "#/components/schemas/notFound" },
+              { "$ref": "#/components/schemas/uint", "title": "Gas price" },
+            ],
+          },
+        },
+        {
+          "name": "Gas limit",
+          "required": false,
+          "schema": {
+            "oneOf": [
+              { "$ref": "#/components/schemas/notFound" },
+              { "$ref": "#/components/schemas/uint", "title": "Gas limit" },
+            ],
+          },
+        },
+      ],
+      "paramStructure": "by-position",
+      "result": { "name": "Transaction hash", "schema": { "$ref": "#/components/schemas/hash32" } },
+      "errors": [
+        { "code": -32000, "message": "missing transaction nonce in transaction spec" },
+        { "code": -32000, "message": "unknown account" },
+      ],
+      "examples": [],
+    },
+    {
+      "name": "eth_getBadBlocks",
+      "summary": "The blocks the node refused as invalid.",
+      "description": "coreth's BlockChainAPI.GetBadBlocks (internal/ethapi/api_extra.go, moved there from eth/api.go " +
+        "so the default `internal-blockchain` API serves it): each block the chain refused as invalid since the node " +
+        "started (core.BlockChain's bad-block cache), with its hash, its RLP in hex (or the encoding's error text), " +
+        "the block as `eth_getBlockByHash` writes it with full transactions, and the reason (`reason`, " +
+        "core.BadBlockReason: the chain config, the error, the receipts; null when none was kept). An empty list on " +
+        "a node that refused none.",
+      "params": [],
+      "paramStructure": "by-position",
+      "result": {
+        "name": "Bad blocks",
+        "schema": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": ["hash", "block", "rlp", "reason"],
+            "properties": {
+              "hash": { "$ref": "#/components/schemas/hash32", "title": "Hash" },
+              "block": { "type": "object", "title": "Block" },
+              "rlp": { "type": "string", "title": "RLP" },
+              "reason": { "title": "Reason", "oneOf": [{ "type": "null" }, { "type": "object" }] },
+            },
+          },
+        },
+      },
+      "x-side-effects": "none",
+      "examples": [
+        { "name": "none", "params": [], "result": { "name": "Bad blocks", "value": [] } },
+      ],
+    },
+    {
+      "name": "eth_callDetailed",
+      "summary": "Runs a call as eth_call does and answers its gas used, its error and what it returned.",
+      "description": "coreth's BlockChainAPI.CallDetailed (internal/ethapi/api_extra.go): DoCall as `eth_call` runs " +
+        "it (the same arguments, block and state override, the same RPC gas cap and 5 s timeout), answered as " +
+        "DetailedExecutionResult: `gas` the gas the run used (a number, not hex), `errCode` and `err` the run's " +
+        "error (0 and empty when it succeeded; a revert with data: code 3 and \"execution reverted\", with " +
+        "abi.UnpackRevert's reason after \": \" when it has one; any other vm error, as a revert without data: code " +
+        "0 and core/vm's text, e.g. \"out of gas\", with all the gas used on a halt), `returnData` what the run " +
+        "returned or reverted with. An error before the run (insufficient funds, a bad nonce or fee, the timeout) is " +
+        "the call's error, as eth_call's.",
+      "params": [
+        {
+          "name": "Transaction",
+          "required": true,
+          "schema": { "$ref": "#/components/schemas/GenericTransaction" },
+        },
+        {
+          "name": "Block",
+          "required": true,
+          "schema": { "$ref": "#/components/schemas/BlockNumberOrTagOrHash" },
+        },
+        {
+          "name": "State override",
+          "required": false,
+          "schema": { "$ref": "#/components/schemas/StateOverrides" },
+        },
+      ],
+      "paramStructure": "by-position",
+      "result": {
+        "name": "Detailed execution result",
+        "schema": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["gas", "errCode", "err", "returnData"],
+          "properties": {
+            "gas": { "type": "integer", "minimum": 0, "title": "Gas used" },
+            "errCode": { "type": "integer", "title": "Error code" },
+            "err": { "type": "string", "title": "Error" },
+            "returnData": { "$ref": "#/components/schemas/bytes", "title": "Return data" },
+          },
+        },
+      },
+      "errors": [
+        {
+          "code": -32000,
+          "message": "err: insufficient funds for gas * price + value: address " +
+            "0x0000000000000000000000000000000000000001 have 0 want 1 (supplied gas 50000000)",
+        },
+      ],
+      "x-side-effects": "none",
+      "examples": [
+        {
+          "name": "a call to an account without code",
+          "params": [
+            {
+              "name": "Transaction",
+              "value": { "to": "0x00000000000000000000000000000000000000f4" },
+            },
+            { "name": "Block", "value": "latest" },
+          ],
+          "result": {
+            "name": "Detailed execution result",
+            "value": { "gas": 21000, "errCode": 0, "err": "", "returnData": "0x" },
+          },
+        },
+      ],
+    },
+    {
+      "name": "eth_etherbase",
+      "summary": "The address block rewards and fees go to: coreth's BlackholeAddr.",
+      "description": "coreth's EthereumAPI.Etherbase (eth/api.go; `eth_coinbase` is its alias): the miner's " +
+        "etherbase, which plugin/evm/vm.go sets to constants.BlackholeAddr, " +
+        "0x0100000000000000000000000000000000000000, on every node; every C-Chain block's `miner`.",
+      "params": [],
+      "paramStructure": "by-position",
+      "result": { "name": "Etherbase", "schema": { "$ref": "#/components/schemas/address" } },
+      "x-side-effects": "none",
+      "examples": [
+        {
+          "name": "every node",
+          "params": [],
+          "result": { "name": "Etherbase", "value": "0x0100000000000000000000000000000000000000" },
+        },
+      ],
+    },
+    {
       "name": "web3_clientVersion",
       "summary": "The node's EVM version.",
       "description": "coreth's web3 API (node/api.go `ClientVersion`): the node config's `CorethVersion`, which " +
@@ -1817,6 +2107,58 @@ export const cChainRpcDocument: OpenrpcDocument = {
         "title": "Access list entry",
         "type": "object",
       },
+      "AccountOverride": {
+        "oneOf": [
+          { "$ref": "#/components/schemas/AccountOverrideState" },
+          { "$ref": "#/components/schemas/AccountOverrideStateDiff" },
+        ],
+        "title": "Details of an account to be overridden",
+        "type": "object",
+      },
+      "AccountOverrideState": {
+        "description": "It is possible to override any kind of address (EOA's, contracts and precompiles)",
+        "properties": {
+          "balance": { "$ref": "#/components/schemas/uint256", "title": "Balance" },
+          "code": { "$ref": "#/components/schemas/bytes", "title": "Code" },
+          "movePrecompileToAddress": {
+            "$ref": "#/components/schemas/address",
+            "description": "Moves addresses precompile into the specified address. This move is done before the " +
+              "'code' override is set. When the specified address is not a precompile, the behaviour is undefined " +
+              "and different clients might behave differently.",
+            "title": "MovePrecompileToAddress",
+          },
+          "nonce": { "$ref": "#/components/schemas/uint64", "title": "Nonce" },
+          "state": {
+            "$ref": "#/components/schemas/AccountStorage",
+            "description": "Key-value mapping to override all slots in the account storage before executing the " +
+              "call. This functions similar to eth_call's state parameter.",
+            "title": "Storage",
+          },
+        },
+        "required": ["state"],
+        "title": "Account override with whole storage replacement",
+      },
+      "AccountOverrideStateDiff": {
+        "properties": {
+          "balance": { "$ref": "#/components/schemas/uint256", "title": "Balance" },
+          "code": { "$ref": "#/components/schemas/bytes", "title": "Code" },
+          "movePrecompileToAddress": {
+            "$ref": "#/components/schemas/address",
+            "description": "Moves addresses precompile into the specified address. This move is done before the " +
+              "'code' override is set. Can only move precompiles.",
+            "title": "MovePrecompileToAddress",
+          },
+          "nonce": { "$ref": "#/components/schemas/uint64", "title": "Nonce" },
+          "stateDiff": {
+            "$ref": "#/components/schemas/AccountStorage",
+            "description": "Key-value mapping to override individual slots in the account storage before executing " +
+              "the call. This functions similar to eth_call's state parameter.",
+            "title": "Storage difference",
+          },
+        },
+        "required": ["stateDiff"],
+        "title": "Account override with partial storage modification",
+      },
       "AccountProof": {
         "additionalProperties": false,
         "properties": {
@@ -1846,6 +2188,12 @@ export const cChainRpcDocument: OpenrpcDocument = {
           "storageProof",
         ],
         "title": "Account proof",
+        "type": "object",
+      },
+      "AccountStorage": {
+        "additionalProperties": false,
+        "patternProperties": { "^0x[a-fA-F0-9]{64}$": { "$ref": "#/components/schemas/hash32" } },
+        "title": "Storage slots for an account",
         "type": "object",
       },
       "AuthorizationList": {
@@ -2452,6 +2800,14 @@ export const cChainRpcDocument: OpenrpcDocument = {
         },
         "required": ["raw", "tx"],
         "title": "Encoded and raw signed transaction object.",
+        "type": "object",
+      },
+      "StateOverrides": {
+        "additionalProperties": false,
+        "patternProperties": {
+          "^0x[a-fA-F0-9]{40}$": { "$ref": "#/components/schemas/AccountOverride" },
+        },
+        "title": "Dictionary of addresses in the state to be overridden",
         "type": "object",
       },
       "StorageProof": {

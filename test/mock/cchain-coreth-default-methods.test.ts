@@ -1,0 +1,131 @@
+/**
+ * Methods a v1.14.2 C-Chain serves at /ext/bc/C/rpc with its default config that the engine has no answer to
+ * (mock/cchain/coreth-methods.ts). coreth's default
+ * `eth-apis` (graft/coreth/plugin/evm/config/default_config.go) enable "eth", "internal-eth", "internal-blockchain"
+ * and "internal-transaction"; internal/ethapi/backend.go GetAPIs registers TransactionAPI (internal/ethapi/api.go:
+ * GetRawTransactionByHash, GetRawTransactionByBlockNumberAndIndex, PendingTransactions, Resend) and BlockChainAPI
+ * (api_extra.go: CallDetailed, GetBadBlocks) under "eth", and eth/backend.go the "eth" EthereumAPI (eth/api.go: Etherbase, Coinbase).
+ */
+import { parseEther } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { cClients } from './c-clients.ts';
+import { callRpc } from '../support/rpc.ts';
+
+let node: RunningMockNode;
+beforeAll(async () => {
+  node = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
+});
+afterAll(() => node?.close());
+
+const rpc = (method: string, params: unknown[]) => callRpc(`${node.url}/ext/bc/C/rpc`, method, params);
+const TO = '0x00000000000000000000000000000000000000f4';
+/** An account nothing funds. */
+const POOR = '0x00000000000000000000000000000000000000f7';
+
+let codes = 0;
+/** A fresh address holding `code`, set by the dev controls' anvil_setCode. */
+async function withCode(code: string): Promise<string> {
+  const address = `0x${(0xc0de00 + ++codes).toString(16).padStart(40, '0')}`;
+  expect((await rpc('anvil_setCode', [address, code])).error).toBeUndefined();
+  return address;
+}
+
+/** A transfer signed by viem and sent raw: its bytes and where it landed. */
+async function rawTransfer() {
+  const { pub, wallet, account } = cClients(node.url);
+  const request = await wallet.prepareTransactionRequest({ account, to: TO, value: parseEther('0.5') });
+  const raw = await wallet.signTransaction(request);
+  const hash = await pub.sendRawTransaction({ serializedTransaction: raw });
+  const receipt = await pub.waitForTransactionReceipt({ hash });
+  return { raw, hash, receipt };
+}
+
+describe("coreth's default eth_* methods", () => {
+  it('eth_getRawTransactionByHash answers the signed bytes', async () => {
+    const { raw, hash } = await rawTransfer();
+    expect(await rpc('eth_getRawTransactionByHash', [hash])).toMatchObject({ result: raw });
+  });
+
+  it('eth_getRawTransactionByBlockNumberAndIndex answers the signed bytes', async () => {
+    const { raw, receipt } = await rawTransfer();
+    const at = [`0x${receipt.blockNumber.toString(16)}`, `0x${receipt.transactionIndex.toString(16)}`];
+    expect(await rpc('eth_getRawTransactionByBlockNumberAndIndex', at)).toMatchObject({ result: raw });
+    const byHash = [receipt.blockHash, at[1]];
+    expect(await rpc('eth_getRawTransactionByBlockHashAndIndex', byHash)).toMatchObject({ result: raw });
+  });
+
+  it('eth_pendingTransactions lists none (the node manages no account)', async () => {
+    expect(await rpc('eth_pendingTransactions', [])).toMatchObject({ result: [] });
+  });
+
+  it("eth_resend without a nonce is refused with coreth's text", async () => {
+    const { account } = cClients(node.url);
+    expect((await rpc('eth_resend', [{ from: account.address, to: TO }, null, null])).error).toMatchObject({
+      code: -32000,
+      message: 'missing transaction nonce in transaction spec',
+    });
+  });
+
+  it('eth_getBadBlocks lists none', async () => {
+    expect(await rpc('eth_getBadBlocks', [])).toMatchObject({ result: [] });
+  });
+
+  it('eth_callDetailed of a plain call to an account without code: 21,000 gas, no error, no data', async () => {
+    expect(await rpc('eth_callDetailed', [{ to: TO }, 'latest'])).toMatchObject({
+      result: { gas: 21_000, errCode: 0, err: '', returnData: '0x' },
+    });
+  });
+
+  it('eth_etherbase is the coinbase eth_coinbase answers', async () => {
+    const coinbase = (await rpc('eth_coinbase', [])).result;
+    expect(coinbase).toBe('0x0100000000000000000000000000000000000000');
+    expect(await rpc('eth_etherbase', [])).toMatchObject({ result: coinbase });
+  });
+
+  it('eth_getRawTransactionByHash of a hash the node never saw is empty bytes (a nil hexutil.Bytes)', async () => {
+    expect(await rpc('eth_getRawTransactionByHash', [`0x${'cd'.repeat(32)}`])).toMatchObject({ result: '0x' });
+  });
+
+  it("eth_getRawTransactionByBlockNumberAndIndex past the block's transactions is empty bytes", async () => {
+    expect(await rpc('eth_getRawTransactionByBlockNumberAndIndex', ['0x0', '0x5'])).toMatchObject({ result: '0x' });
+  });
+
+  it('eth_callDetailed of a revert with data: code 3, "execution reverted" and the data', async () => {
+    // PUSH4 0xdeadbeef PUSH1 0 MSTORE PUSH1 4 PUSH1 28 REVERT
+    const at = await withCode('0x63deadbeef6000526004601cfd');
+    const answer = await rpc('eth_callDetailed', [{ to: at }, 'latest']);
+    expect(answer).toMatchObject({ result: { errCode: 3, err: 'execution reverted', returnData: '0xdeadbeef' } });
+    expect((answer.result as { gas: number }).gas).toBeGreaterThan(21_000);
+  });
+
+  it('eth_callDetailed of a revert without data: ErrExecutionReverted, code 0', async () => {
+    const at = await withCode('0x60006000fd');
+    const answer = await rpc('eth_callDetailed', [{ to: at }, 'latest']);
+    expect(answer).toMatchObject({ result: { errCode: 0, err: 'execution reverted', returnData: '0x' } });
+    expect((answer.result as { gas: number }).gas).toBeGreaterThan(21_000);
+  });
+
+  it("eth_callDetailed of a halt: geth's text, code 0 and all the gas", async () => {
+    // JUMPDEST PUSH1 0 JUMP: a loop that runs out of gas.
+    const at = await withCode('0x5b600056');
+    const answer = await rpc('eth_callDetailed', [{ to: at, gas: '0x10000' }, 'latest']);
+    expect(answer).toMatchObject({ result: { gas: 0x10000, errCode: 0, err: 'out of gas', returnData: '0x' } });
+  });
+
+  it('eth_callDetailed with a state override is refused: the mock cannot measure its gas', async () => {
+    const answer = await rpc('eth_callDetailed', [{ to: TO }, 'latest', { [TO]: { code: '0x00' } }]);
+    expect(answer.error).toMatchObject({ code: -32000, message: expect.stringMatching(/without overrides/) });
+  });
+
+  it('eth_callDetailed of a call the sender cannot pay for fails the call', async () => {
+    const answer = await rpc('eth_callDetailed', [{ from: POOR, to: TO, value: '0x1' }, 'latest']);
+    expect(answer.error).toMatchObject({ code: -32000, message: expect.stringMatching(/^err: insufficient funds/) });
+  });
+
+  it('eth_resend with a nonce is refused: the node has no account to re-sign with', async () => {
+    const { account } = cClients(node.url);
+    const answer = await rpc('eth_resend', [{ from: account.address, to: TO, nonce: '0x0' }, null, null]);
+    expect(answer.error).toMatchObject({ code: -32000 });
+  });
+});
