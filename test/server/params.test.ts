@@ -40,6 +40,12 @@ describe('foldValue', () => {
     }
   });
 
+  it("folds as Go's unicode.SimpleFold: long s and the Kelvin sign match, dotless i (Turkic folding only) does not", () => {
+    const shape: Shape = { properties: { ADDRESS: { name: 'address' }, TXID: { name: 'txID' }, KEY: { name: 'key' } } };
+    const params = JSON.parse('{"addre\u017f\u017f":"a","\u212aey":"k","txId":"t","tx\u0131d":"x"}') as object;
+    expect(foldValue(params, shape)).toEqual({ address: 'a', key: 'k', txID: 't' });
+  });
+
   it('keeps the unchanged items of a copied array and the untouched members of a copied object', () => {
     const params = JSON.parse('{"outputs":[{"txID":"t"},{"TXID":"u"}],"output":{"txID":"v"},"ADDRESS":"a"}') as {
       outputs: object[];

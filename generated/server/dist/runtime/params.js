@@ -19,7 +19,10 @@ const CONSTRAINT_KEYWORDS = new Set([
 const BRANCH_KEYWORDS = new Set(['anyOf', 'oneOf', 'if', 'allOf']);
 const ASCII = /^[\x00-\x7f]*$/;
 const folded = new Map();
-/** Go's foldName: the key upper-cased after lower-casing, rune by rune. Recent keys are remembered (boundedly). */
+/**
+ * Go's foldName: the key upper-cased after lower-casing, rune by rune. Recent keys are remembered (boundedly).
+ * Dotless i folds to I only in Turkic folding (CaseFolding.txt status T), which Go's unicode.SimpleFold leaves out.
+ */
 export function foldKey(key) {
   let fold = folded.get(key);
   if (fold === undefined) {
@@ -35,6 +38,10 @@ function foldUncached(key) {
   if (ASCII.test(key)) return key.toUpperCase();
   let out = '';
   for (const ch of key) {
+    if (ch === 'ı') {
+      out += ch;
+      continue;
+    }
     const folded = ch.toLowerCase().toUpperCase();
     out += [...folded].length === 1 ? folded : ch;
   }

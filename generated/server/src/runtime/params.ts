@@ -53,7 +53,10 @@ const ASCII = /^[\x00-\x7f]*$/;
 
 const folded = new Map<string, string>();
 
-/** Go's foldName: the key upper-cased after lower-casing, rune by rune. Recent keys are remembered (boundedly). */
+/**
+ * Go's foldName: the key upper-cased after lower-casing, rune by rune. Recent keys are remembered (boundedly).
+ * Dotless i folds to I only in Turkic folding (CaseFolding.txt status T), which Go's unicode.SimpleFold leaves out.
+ */
 export function foldKey(key: string): string {
   let fold = folded.get(key);
   if (fold === undefined) {
@@ -70,6 +73,10 @@ function foldUncached(key: string): string {
   if (ASCII.test(key)) return key.toUpperCase();
   let out = '';
   for (const ch of key) {
+    if (ch === '\u0131') {
+      out += ch;
+      continue;
+    }
     const folded = ch.toLowerCase().toUpperCase();
     out += [...folded].length === 1 ? folded : ch;
   }

@@ -26,7 +26,10 @@ export interface ValidateFunction {
   (data: unknown): boolean;
   errors?: Array<{ instancePath: string; message?: string; keyword: string; params?: Record<string, unknown> }> | null;
 }
-/** Go's foldName: the key upper-cased after lower-casing, rune by rune. Recent keys are remembered (boundedly). */
+/**
+ * Go's foldName: the key upper-cased after lower-casing, rune by rune. Recent keys are remembered (boundedly).
+ * Dotless i folds to I only in Turkic folding (CaseFolding.txt status T), which Go's unicode.SimpleFold leaves out.
+ */
 export declare function foldKey(key: string): string;
 /** Go's two attempts at the args struct: the params object itself, else the first element of a params array. */
 export declare function nodeArgs(params: unknown): Record<string, unknown> | undefined;
