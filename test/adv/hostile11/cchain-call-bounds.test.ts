@@ -61,6 +61,12 @@ describe('eth_call of a loop that runs out of gas (coreth v1.14.2: no RPC EVM ti
     expect(answer.error).toEqual({ code: -32000, message: 'out of gas' });
   }, 180_000);
 
+  it('answers a call that ends within the gas cap: 2,000,000 JUMPDESTs (2M gas) of override code return 0x', async () => {
+    const code = `0x${'5b'.repeat(2_000_000)}`;
+    const answer = await within(post(loopCall(code)), 120_000, 'eth_call of 2M JUMPDESTs');
+    expect(answer).toEqual({ jsonrpc: '2.0', id: 1, result: '0x' });
+  }, 180_000);
+
   it('answers another caller while a GAS-reading loop of the default 50,000,000 gas runs', async () => {
     const hostile = post(loopCall(GAS_LOOP)).then(
       (answer) => answer,
