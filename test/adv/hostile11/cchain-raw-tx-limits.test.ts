@@ -8,7 +8,7 @@
  *   `oversized data: transaction size <raw bytes>, limit 131072`, even from a funded sender.
  * A refused transaction changes nothing: the sender's nonce stays.
  */
-import { Wallet } from 'ethers';
+import { type HDNodeWallet, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../../mock/node.ts';
 import { send } from '../../support/rpc.ts';
@@ -19,7 +19,7 @@ const LOCAL_CHAIN_ID = 43112;
 
 let node: RunningMockNode;
 beforeAll(async () => {
-  node = await startMockNode({ port: 0, accounts: 0 });
+  node = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
 });
 afterAll(() => node?.close());
 
@@ -30,7 +30,7 @@ async function call(method: string, params: unknown[]) {
   return JSON.parse(answer.text) as { result?: unknown; error?: { code: number; message: string } };
 }
 
-const transfer = (wallet: Wallet, fields: Record<string, unknown>) =>
+const transfer = (wallet: Wallet | HDNodeWallet, fields: Record<string, unknown>) =>
   wallet.signTransaction({
     type: 2,
     chainId: LOCAL_CHAIN_ID,

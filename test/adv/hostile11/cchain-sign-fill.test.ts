@@ -17,7 +17,7 @@ const OTHER = '0x1111111111111111111111111111111111111111';
 
 let node: RunningMockNode;
 beforeAll(async () => {
-  node = await startMockNode({ port: 0, accounts: 0 });
+  node = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
 });
 afterAll(() => node?.close());
 

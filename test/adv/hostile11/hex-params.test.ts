@@ -24,7 +24,7 @@ const GO_TEXTS: [tx: string, inner: string][] = [
 describe('issueTx of bytes that are no hex (v1.14.2)', () => {
   let node: RunningMockNode;
   beforeAll(async () => {
-    node = await startMockNode({ port: 0, accounts: 0 });
+    node = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
   });
   afterAll(() => node?.close());
 
@@ -47,7 +47,12 @@ describe('keystore.importUser of a user that is no hex (v1.11.0)', () => {
   const lines: string[] = [];
   let node: RunningMockNode;
   beforeAll(async () => {
-    node = await startMockNode({ port: 0, accounts: 0, nodeVersion: 'v1.11.0', log: (line) => lines.push(line) });
+    node = await startMockNode({
+      port: 0,
+      world: { network: 'local', accounts: 0 },
+      nodeVersion: 'v1.11.0',
+      log: (line) => lines.push(line),
+    });
   });
   afterAll(() => node?.close());
 

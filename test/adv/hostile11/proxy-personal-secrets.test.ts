@@ -26,7 +26,7 @@ let proxy: ValidatingProxy;
 let dir: string;
 const logged: string[] = [];
 beforeAll(async () => {
-  mock = await startMockNode({ port: 0, accounts: 0 });
+  mock = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
   dir = mkdtempSync(join(tmpdir(), 'hostile11-personal-'));
   proxy = await startProxy({
     upstream: mock.url,
