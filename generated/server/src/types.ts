@@ -357,7 +357,7 @@ export interface AvaxIssueTxParams {
    * The signed transaction's bytes in `encoding`. An empty or missing value fails when the node parses
    * the transaction.
    */
-  tx: EncodedBytes;
+  tx: EncodedBytesParam;
   /**
    * Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no checksum). `json`
    * decodes but the call then fails with "problem decoding transaction: unsupported encoding in method".
@@ -737,7 +737,7 @@ export interface DevSimulateTxParams {
    * The signed transaction's bytes in `encoding`. An empty or missing value fails when the node parses
    * the transaction.
    */
-  tx: EncodedBytes;
+  tx: EncodedBytesParam;
   /**
    * Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no checksum). `json`
    * decodes but the call then fails with "problem decoding transaction: unsupported encoding in method".
@@ -1856,7 +1856,7 @@ export interface KeystoreImportUserParams {
    * needs the `0x` prefix and a valid checksum; omitted or empty, the call fails with "couldn't unpack
    * codec version".
    */
-  user: EncodedBytes;
+  user: EncodedBytesParam;
   /**
    * How the exported user is written as a string: `hex` (the default; `0x`, hex, 4-byte checksum),
    * `hexc` (the same as `hex`) or `hexnc` (no checksum). `json` decodes, but the call then fails with
@@ -2733,7 +2733,7 @@ export interface PlatformIssueTxParams {
    * The signed transaction's bytes in `encoding`. An empty or missing value fails when the node parses
    * the transaction.
    */
-  tx: EncodedBytes;
+  tx: EncodedBytesParam;
   /**
    * Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no checksum). `json`
    * decodes but the call then fails with "problem decoding transaction: unsupported encoding in method".
@@ -3179,7 +3179,7 @@ export interface AvmIssueTxParams {
    * The signed transaction's bytes in `encoding`. An empty or missing value fails when the node parses
    * the transaction.
    */
-  tx: EncodedBytes;
+  tx: EncodedBytesParam;
   /**
    * Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no checksum). `json`
    * decodes but the call then fails with "problem decoding transaction: unsupported encoding in method".
@@ -3205,7 +3205,7 @@ export interface WalletIssueTxParams {
    * The signed transaction's bytes in `encoding`. An empty or missing value fails when the node parses
    * the transaction.
    */
-  tx: EncodedBytes;
+  tx: EncodedBytesParam;
   /**
    * Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no checksum). `json`
    * decodes but the call then fails with "problem decoding transaction: unsupported encoding in method".
@@ -3554,6 +3554,16 @@ export interface Empty {}
  * `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field.
  */
 export type EncodedBytes = HexNoChecksum;
+
+/**
+ * Bytes as `0x` hex in the byte encoding the call names (`Hex`, with its checksum, for `hex` and
+ * `hexc`; `HexNoChecksum` for `hexnc`). The node's argument holds any string here and its handler
+ * decodes it with formatting.Decode, so text that is no such hex fails the call with the handler's own
+ * wrapping of Decode's error ("missing 0x prefix to hex encoding", "encoding/hex: invalid byte: U+007A
+ * 'z'", "encoding/hex: odd length hex string", "input string is smaller than the checksum size",
+ * "invalid input checksum"), never with the decoder's refusal; the empty string decodes to no bytes.
+ */
+export type EncodedBytesParam = string;
 
 /**
  * The encoding the node used for the bytes in this answer, echoed in lower case.

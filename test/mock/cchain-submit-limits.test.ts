@@ -10,8 +10,8 @@
  */
 import { type HDNodeWallet, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningMockNode, startMockNode } from '../../../mock/node.ts';
-import { send } from '../../support/rpc.ts';
+import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { send } from '../support/rpc.ts';
 
 /** The ewoq key, which holds the local genesis's C-Chain funds. */
 const EWOQ_HEX = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027';

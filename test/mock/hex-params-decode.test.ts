@@ -12,8 +12,8 @@
  * The keystore's secrets never reach the mock's log lines.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningMockNode, startMockNode } from '../../../mock/node.ts';
-import { callRpc } from '../../support/rpc.ts';
+import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { callRpc } from '../support/rpc.ts';
 
 const GO_TEXTS: [tx: string, inner: string][] = [
   ['0x00zz', "encoding/hex: invalid byte: U+007A 'z'"],
