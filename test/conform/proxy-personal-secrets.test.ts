@@ -11,11 +11,11 @@ import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ValidatingProxy, startProxy } from '../../../conform/proxy.ts';
-import { loadSpecModel } from '../../../conform/spec.ts';
-import { SpecValidator } from '../../../conform/validate.ts';
-import { type RunningMockNode, startMockNode } from '../../../mock/node.ts';
-import { send } from '../../support/rpc.ts';
+import { type ValidatingProxy, startProxy } from '../../conform/proxy.ts';
+import { loadSpecModel } from '../../conform/spec.ts';
+import { SpecValidator } from '../../conform/validate.ts';
+import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { send } from '../support/rpc.ts';
 
 const PASSWORD = 'Hostile11-personal-pw';
 const RAW_KEY = '4f3edf983ac636a65a842ce7c78d9aa706d3b113bce9c46f30d7d21715b23b1d';
