@@ -25,6 +25,7 @@ import { corethRefusal, gethAnswer } from './geth-errors.ts';
 import { corethReceipt } from './receipts.ts';
 import { transactionSender } from './raw-transaction.ts';
 import { submitRefusal } from './submit-limits.ts';
+import { signFillMethods } from './sign-fill.ts';
 import { ethChecksum } from '../engine/dev.ts';
 import { stringifyJson } from '../../generators/common/json.ts';
 import { documented, refusedParams, unservedMethods } from './params.ts';
@@ -87,6 +88,7 @@ function newCorethMethods(chain: CChain): OwnMethods {
     ...feeMethods(chain),
     ...web3AndNetMethods(chain),
     ...uncleMethods(chain),
+    ...signFillMethods(() => callServer(chain)),
     ...withCorethHashes(chain, filterMethods(chain)),
     eth_getChainConfig: async () => chainConfig(chain.world, chain.release),
     eth_getBlockByNumber: (params) => readBlock(chain, 'eth_getBlockByNumber', params),
