@@ -38,7 +38,7 @@ export const pChainDocument = {
           "x-zero-when-absent": [],
           "description": "P-Chain addresses (`P-<hrp>1...`) whose UTXOs to sum. A bare cb58 short ID is also " +
             "accepted. Omitted or empty, the node answers zero balances and `utxoIDs: null`.",
-          "schema": { "type": "array", "items": { "$ref": "#/components/schemas/Address" } },
+          "schema": { "type": "array", "items": { "$ref": "#/components/schemas/AddressParam" } },
         },
         {
           "name": "address",
@@ -46,7 +46,7 @@ export const pChainDocument = {
           "deprecated": true,
           "description": "Releases before v1.9.8 only: one address whose UTXOs to sum, beside `addresses`. Later " +
             "releases ignore the key.",
-          "schema": { "$ref": "#/components/schemas/Address" },
+          "schema": { "$ref": "#/components/schemas/AddressParam" },
           "x-node-versions": { "removedIn": "v1.9.8" },
         },
       ],
@@ -1702,7 +1702,7 @@ export const pChainDocument = {
           "schema": {
             "type": "array",
             "maxItems": 256,
-            "items": { "$ref": "#/components/schemas/Address" },
+            "items": { "$ref": "#/components/schemas/AddressParam" },
           },
         },
         {
@@ -3321,14 +3321,14 @@ export const pChainDocument = {
         "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; " +
           "the bech32 checksum is part of the format.",
       },
-      "AddressOrShortID": {
-        "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the " +
-          "prefix must name that chain and the HRP must be the network's), or the raw 20-byte short ID in cb58, " +
-          "which the node's address parser also accepts.",
-        "anyOf": [
-          { "$ref": "#/components/schemas/Address" },
-          { "$ref": "#/components/schemas/ShortID" },
-        ],
+      "AddressParam": {
+        "type": "string",
+        "description": "An address on the serving chain, as a param: chain-prefixed bech32 (`X-avax1...`, " +
+          "`P-avax1...`; the prefix must name that chain and the HRP must be the network's) or the raw 20-byte short " +
+          "ID in cb58. The node's argument holds any string here and its handler parses it " +
+          "(avax.ParseServiceAddress), so text that is no address fails the call with the handler's own words " +
+          "(`couldn't parse address \"junk\": ...`, `problem parsing address 'junk': ...`), never with the decoder's " +
+          "refusal.",
       },
       "BareUint64": {
         "type": "integer",
@@ -4090,12 +4090,6 @@ export const pChainDocument = {
         "description": "A P-Chain height: a decimal string, a bare JSON number, or exactly the string `\"proposed\"` " +
           "(lower case) for this node's proposer-VM height.",
       },
-      "ShortID": {
-        "type": "string",
-        "format": "avax-short-id",
-        "pattern": "^[1-9A-HJ-NP-Za-km-z]{20,40}$",
-        "description": "A 20-byte short ID in cb58 (an address's raw form, without chain prefix or bech32).",
-      },
       "Time": {
         "type": "string",
         "format": "date-time",
@@ -4283,7 +4277,7 @@ export const pChainDocument = {
           "type": "array",
           "minItems": 1,
           "maxItems": 1024,
-          "items": { "$ref": "#/components/schemas/AddressOrShortID" },
+          "items": { "$ref": "#/components/schemas/AddressParam" },
         },
       },
       "UTXOEncoding": {

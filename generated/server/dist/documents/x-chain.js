@@ -46,7 +46,7 @@ export const xChainDocument = {
           "name": "address",
           "required": true,
           "description": "The address whose transactions to list, on this chain (`X-...`), or its bare cb58 short ID.",
-          "schema": { "$ref": "#/components/schemas/AddressOrShortID" },
+          "schema": { "$ref": "#/components/schemas/AddressParam" },
         },
         {
           "name": "assetID",
@@ -166,7 +166,7 @@ export const xChainDocument = {
           "name": "address",
           "required": true,
           "description": "The address on this chain (`X-...`), or its bare cb58 short ID.",
-          "schema": { "$ref": "#/components/schemas/AddressOrShortID" },
+          "schema": { "$ref": "#/components/schemas/AddressParam" },
         },
         {
           "name": "includePartial",
@@ -346,7 +346,7 @@ export const xChainDocument = {
           "name": "address",
           "required": true,
           "description": "The address on this chain (`X-...`), or its bare cb58 short ID.",
-          "schema": { "$ref": "#/components/schemas/AddressOrShortID" },
+          "schema": { "$ref": "#/components/schemas/AddressParam" },
         },
         {
           "name": "assetID",
@@ -1344,14 +1344,14 @@ export const xChainDocument = {
         "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; " +
           "the bech32 checksum is part of the format.",
       },
-      "AddressOrShortID": {
-        "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the " +
-          "prefix must name that chain and the HRP must be the network's), or the raw 20-byte short ID in cb58, " +
-          "which the node's address parser also accepts.",
-        "anyOf": [
-          { "$ref": "#/components/schemas/Address" },
-          { "$ref": "#/components/schemas/ShortID" },
-        ],
+      "AddressParam": {
+        "type": "string",
+        "description": "An address on the serving chain, as a param: chain-prefixed bech32 (`X-avax1...`, " +
+          "`P-avax1...`; the prefix must name that chain and the HRP must be the network's) or the raw 20-byte short " +
+          "ID in cb58. The node's argument holds any string here and its handler parses it " +
+          "(avax.ParseServiceAddress), so text that is no address fails the call with the handler's own words " +
+          "(`couldn't parse address \"junk\": ...`, `problem parsing address 'junk': ...`), never with the decoder's " +
+          "refusal.",
       },
       "AvmAssetIDOrAlias": {
         "type": "string",
@@ -1668,12 +1668,6 @@ export const xChainDocument = {
           "(types.JSONByteSlice of a nil slice).",
         "oneOf": [{ "$ref": "#/components/schemas/HexNoChecksum" }, { "type": "null" }],
       },
-      "ShortID": {
-        "type": "string",
-        "format": "avax-short-id",
-        "pattern": "^[1-9A-HJ-NP-Za-km-z]{20,40}$",
-        "description": "A 20-byte short ID in cb58 (an address's raw form, without chain prefix or bech32).",
-      },
       "UTXOID": {
         "type": "object",
         "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a " +
@@ -1845,7 +1839,7 @@ export const xChainDocument = {
           "type": "array",
           "minItems": 1,
           "maxItems": 1024,
-          "items": { "$ref": "#/components/schemas/AddressOrShortID" },
+          "items": { "$ref": "#/components/schemas/AddressParam" },
         },
       },
       "UTXOEncoding": {
