@@ -3074,6 +3074,12 @@ export const pChainDocument = {
         { "$ref": "#/components/errors/InvalidArgument" },
         { "$ref": "#/components/errors/TxMissingHexPrefix" },
         { "$ref": "#/components/errors/TxBadChecksum" },
+        { "$ref": "#/components/errors/TxInvalidHexByte" },
+        { "$ref": "#/components/errors/TxOddLengthHex" },
+        {
+          "code": -32000,
+          "message": "couldn't parse tx: couldn't parse tx: couldn't unpack codec version",
+        },
         { "$ref": "#/components/errors/TxUnsupportedEncoding" },
         { "$ref": "#/components/errors/PlatformTxWrongNetworkID" },
         { "$ref": "#/components/errors/PlatformTxWrongChainID" },
@@ -4366,9 +4372,17 @@ export const pChainDocument = {
         "code": -32000,
         "message": "problem decoding transaction: invalid input checksum",
       },
+      "TxInvalidHexByte": {
+        "code": -32000,
+        "message": "problem decoding transaction: encoding/hex: invalid byte: U+007A 'z'",
+      },
       "TxMissingHexPrefix": {
         "code": -32000,
         "message": "problem decoding transaction: missing 0x prefix to hex encoding",
+      },
+      "TxOddLengthHex": {
+        "code": -32000,
+        "message": "problem decoding transaction: encoding/hex: odd length hex string",
       },
       "TxUnsupportedEncoding": {
         "code": -32000,

@@ -62,6 +62,9 @@ export const xWalletDocument: OpenrpcDocument = {
         { "$ref": "#/components/errors/InvalidArgument" },
         { "$ref": "#/components/errors/TxMissingHexPrefix" },
         { "$ref": "#/components/errors/TxBadChecksum" },
+        { "$ref": "#/components/errors/TxInvalidHexByte" },
+        { "$ref": "#/components/errors/TxOddLengthHex" },
+        { "code": -32000, "message": "couldn't unpack codec version" },
         { "$ref": "#/components/errors/TxUnsupportedEncoding" },
         { "$ref": "#/components/errors/AvmTxWrongNetworkID" },
         { "$ref": "#/components/errors/AvmTxWrongChainID" },
@@ -166,9 +169,17 @@ export const xWalletDocument: OpenrpcDocument = {
         "code": -32000,
         "message": "problem decoding transaction: invalid input checksum",
       },
+      "TxInvalidHexByte": {
+        "code": -32000,
+        "message": "problem decoding transaction: encoding/hex: invalid byte: U+007A 'z'",
+      },
       "TxMissingHexPrefix": {
         "code": -32000,
         "message": "problem decoding transaction: missing 0x prefix to hex encoding",
+      },
+      "TxOddLengthHex": {
+        "code": -32000,
+        "message": "problem decoding transaction: encoding/hex: odd length hex string",
       },
       "TxUnsupportedEncoding": {
         "code": -32000,
