@@ -16,12 +16,15 @@ import type { SpecModel } from '../generators/model/types.ts';
 import { GoSyntaxError, parseFirstValue } from '../runtime/server/json.ts';
 import { type KeyMatcher, goFoldMatcher } from './go-fold.ts';
 import { isObject } from '../generators/common/json.ts';
+import { CORETH_PERSONAL_SECRETS } from './coreth-secrets.ts';
 
 export const REDACTED = '<redacted>';
 export const NOT_ONE_REQUEST = 'not exactly one JSON-RPC request: recorded without its params';
 export const LOOKALIKE =
   'a method name the node refuses, or spelled like a method with secrets: recorded without its params';
 export const NOT_JSON = 'not JSON as the node reads it: not recorded';
+export const UNDESCRIBED = 'a method the spec does not describe: recorded without its params';
+export const POSITIONAL = "coreth's personal_* secrets: recorded without them";
 
 interface MethodSecrets {
   /** The params with secrets, by name: the params object's properties, or each object of a params array's. */
@@ -52,6 +55,8 @@ const isMethod = goFoldMatcher('method');
 export class Redactor {
   /** Methods with secrets, by the name the node resolves them to. */
   private readonly methods = new Map<string, MethodSecrets>();
+  /** Every method the spec describes, by the name the node resolves it to. */
+  private readonly described = new Set<string>();
   private readonly lookalikes: KeyMatcher[] = [];
   private readonly matchers = new Map<string, KeyMatcher>();
   private readonly anyName: KeyMatcher[];
@@ -63,6 +68,7 @@ export class Redactor {
     const methods = model.endpoints.flatMap((endpoint) => endpoint.methods);
     this.schemas = new SecretSchemas(secretRoots(methods), model.schemas);
     for (const method of methods) {
+      this.described.add(this.resolve(method.name) ?? method.name);
       const secret = method.params.filter((param) => this.schemas.holds(param.schema));
       const result = method.result && this.schemas.holds(method.result.schema) ? [method.result.schema] : [];
       if (secret.length + result.length === 0) continue;
@@ -108,8 +114,31 @@ export class Redactor {
       this.withoutParams(value);
       return { method, json: value, note: LOOKALIKE, secretive: true };
     }
+    if (!this.described.has(resolved)) return this.undescribed(method, value);
     this.redactNames(value);
     return { method, json: value, secretive: false };
+  }
+
+  /**
+   * A method the spec does not describe: where its secrets are is unknown, so its params are left out, but for the
+   * positions coreth's `personal_*` methods take secrets at (./coreth-secrets.ts).
+   */
+  private undescribed(method: string, call: Obj): RequestReading {
+    const known = CORETH_PERSONAL_SECRETS.get(method);
+    if (!known) {
+      this.withoutParams(call);
+      return { method, json: call, note: UNDESCRIBED, secretive: true };
+    }
+    for (const key of Object.keys(call)) {
+      const params = call[key];
+      if (!isParams(key)) continue;
+      if (!Array.isArray(params)) call[key] = REDACTED;
+      else for (const index of known.params) if (index < params.length) params[index] = REDACTED;
+    }
+    this.redactNames(call);
+    const nothing = { secret: false, properties: [], items: [] };
+    const secrets = { params: nothing, result: { ...nothing, secret: known.result }, declared: [] };
+    return { method, json: call, note: POSITIONAL, secrets, secretive: true };
   }
 
   /** A parsed answer to the request read as `reading`, as a transcript may hold it (modified in place). */

@@ -3,6 +3,7 @@
  * knows (its network, and which APIs it serves, from its routes), and `dbGet`, whose key the mock decodes as the
  * node does; the mock keeps its state in no key-value database, so every key answers rpcdb's "not found" (2).
  */
+import { decodeBytes } from './shared/formatting.ts';
 import type { World } from './world/world.ts';
 
 export function nodeConfig(world: World, routes: readonly string[]) {
@@ -22,23 +23,8 @@ export function nodeConfig(world: World, routes: readonly string[]) {
   };
 }
 
-const HEX_DIGIT = /^[0-9a-fA-F]$/;
-
 /** formatting.Decode(HexNC, key), then a database that holds nothing. */
 export function dbGet({ key }: { key?: unknown }): { value: string; errorCode: 2 } {
-  const text = typeof key === 'string' ? key : '';
-  if (text !== '') {
-    if (!text.startsWith('0x')) throw new Error('missing 0x prefix to hex encoding');
-    const digits = Buffer.from(text.slice(2), 'utf8');
-    // Go's hex.DecodeString reports the first bad byte (as a rune, %#U) before it looks at the length.
-    for (const byte of digits) {
-      if (!HEX_DIGIT.test(String.fromCharCode(byte))) {
-        const code = `U+${byte.toString(16).toUpperCase().padStart(4, '0')}`;
-        const printable = (byte >= 0x20 && byte < 0x7f) || byte >= 0xa0;
-        throw new Error(`encoding/hex: invalid byte: ${printable ? `${code} '${String.fromCharCode(byte)}'` : code}`);
-      }
-    }
-    if (digits.length % 2 !== 0) throw new Error('encoding/hex: odd length hex string');
-  }
+  decodeBytes(typeof key === 'string' ? key : '', 'hexnc');
   return { value: '', errorCode: 2 };
 }

@@ -24,7 +24,9 @@ import { runCall } from './call-run.ts';
 import { refusedStateOverride } from './state-override.ts';
 import { corethRefusal, gethAnswer } from './geth-errors.ts';
 import { corethReceipt } from './receipts.ts';
-import { rawTransactionRefusal, transactionSender } from './raw-transaction.ts';
+import { transactionSender } from './raw-transaction.ts';
+import { submitRefusal } from './submit-limits.ts';
+import { signFillMethods } from './sign-fill.ts';
 import { ethChecksum } from '../engine/dev.ts';
 import { stringifyJson } from '../../generators/common/json.ts';
 import { documented, refusedParams, unservedMethods } from './params.ts';
@@ -87,6 +89,7 @@ function newCorethMethods(chain: CChain): OwnMethods {
     ...feeMethods(chain),
     ...web3AndNetMethods(chain),
     ...uncleMethods(chain),
+    ...signFillMethods(() => callServer(chain)),
     ...withCorethHashes(chain, filterMethods(chain)),
     ...corethDefaultMethods(chain, {
       transactionByHash: (params) => ownTransaction(chain, 'eth_getTransactionByHash', params),
@@ -174,7 +177,7 @@ async function answerOne(chain: CChain, own: OwnMethods, id: string, method: str
     refusedStateOverride(method, params);
   if (refused !== undefined) return errorJson(id, -32602, refused);
   const [signed] = Array.isArray(params) ? params : [];
-  const undecoded = method === 'eth_sendRawTransaction' && typeof signed === 'string' && rawTransactionRefusal(signed);
+  const undecoded = method === 'eth_sendRawTransaction' && typeof signed === 'string' && submitRefusal(signed);
   if (undecoded) return errorJson(id, -32000, undecoded);
   if (method === 'eth_sendTransaction' && !chain.impersonated.has(senderOf(params)))
     return errorJson(id, -32000, 'unknown account');

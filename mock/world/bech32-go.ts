@@ -42,7 +42,7 @@ export function parseBech32(text: string): Uint8Array {
     throw new Error('string not all lowercase or all uppercase');
   const lower = text.toLowerCase();
   const one = lower.lastIndexOf('1');
-  if (one < 1 || one + 7 > lower.length) throw new Error('invalid index of 1');
+  if (one < 1 || one + 7 > lower.length) throw new Error(`invalid separator index ${one}`);
   const hrp = lower.slice(0, one);
   const data: number[] = [];
   for (const c of lower.slice(one + 1)) {

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { bech32Decode, bech32Encode, cb58Decode, cb58Encode } from '../../generators/formats.ts';
 import { RawJson } from '../../runtime/server/rpc.ts';
 import { encodeBytes } from '../shared/formatting.ts';
+import { parseBech32 } from './bech32-go.ts';
 import { utxoIDOf } from './codec.ts';
 import { blockJson } from './json-block.ts';
 import { type GoJson, writeGoJson } from './json-go.ts';
@@ -155,7 +156,10 @@ export function parseServiceAddress(world: World, chain: UtxoChain, address: str
   const form = addressForm(address);
   if ('shortID' in form) return form.shortID;
   if ('invalid' in form)
-    throw addressError(address, address.includes('-') ? 'invalid address' : 'no separator found in address');
+    throw addressError(
+      address,
+      address.includes('-') ? bech32Refusal(world, address) : 'no separator found in address',
+    );
   const { alias, hrp, payload } = form;
   // The alias names a chain of this world at this moment (admin.aliasChain adds aliases): looked up every time.
   const chainID = world.chainID(alias);
@@ -169,6 +173,27 @@ export function parseServiceAddress(world: World, chain: UtxoChain, address: str
       `mismatched chainIDs: expected ${JSON.stringify(ownID)} but got ${JSON.stringify(chainID)}`,
     );
   return payload;
+}
+
+/**
+ * Why ParseAddress refuses `<alias>-<bech32>` that is no address of 20 bytes: bech32.Decode's error first; a payload
+ * of another length (ids.ToShortID) only after the alias and the HRP are checked, as Go's order has it.
+ */
+function bech32Refusal(world: World, address: string): string {
+  const dash = address.indexOf('-');
+  const [alias, text] = [address.slice(0, dash), address.slice(dash + 1)];
+  let length = '';
+  try {
+    parseBech32(text);
+  } catch (error) {
+    length = (error as Error).message;
+    if (!length.startsWith('invalid hash length')) return length;
+  }
+  if (!world.chainID(alias)) return `there is no ID with alias: ${alias}`;
+  const hrp = text.toLowerCase().slice(0, text.lastIndexOf('1'));
+  if (hrp !== world.network.hrp)
+    return `expected hrp ${JSON.stringify(world.network.hrp)} but got ${JSON.stringify(hrp)}`;
+  return length;
 }
 
 /** The node's wording of an address it cannot parse, for each reason the parser above refuses one. */

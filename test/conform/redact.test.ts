@@ -8,7 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { goFoldMatcher } from '../../conform/go-fold.ts';
-import { LOOKALIKE, NOT_JSON, NOT_ONE_REQUEST, REDACTED, Redactor } from '../../conform/redact.ts';
+import {
+  LOOKALIKE,
+  NOT_JSON,
+  NOT_ONE_REQUEST,
+  POSITIONAL,
+  REDACTED,
+  Redactor,
+  UNDESCRIBED,
+} from '../../conform/redact.ts';
 import { loadSpecModel } from '../../conform/spec.ts';
 
 const PASSWORD = 'Correct-Horse-Battery-Staple-9';
@@ -136,6 +144,25 @@ describe('the redactor', () => {
     expect(redactor.response(reading, answer)).toEqual({ ...answer, result: { user: REDACTED, encoding: 'hex' } });
     const refused = { jsonrpc: '2.0', error: { code: -32600, message: 'x', data: { params: PASSWORD } }, id: 1 };
     expect(redactor.response(reading, refused)).toMatchObject({ error: { data: REDACTED } });
+  });
+
+  it('records a method the spec does not describe without its params, whatever their shape', () => {
+    for (const params of [[PASSWORD], { key: PASSWORD }, PASSWORD])
+      for (const method of ['debug_setHead', 'personal_ImportRawKey', 'wallet.importKey'])
+        expect(recorded(body(method, params))).toMatchObject({ note: UNDESCRIBED, json: { params: REDACTED } });
+  });
+
+  it("keeps coreth's personal_* params but the secrets' positions, and hides initializeWallet's mnemonic", () => {
+    const address = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
+    expect(recorded(body('personal_unlockAccount', [address, PASSWORD, 300]))).toMatchObject({
+      note: POSITIONAL,
+      json: { params: [address, REDACTED, 300] },
+    });
+    expect(recorded(body('personal_importRawKey', [PASSWORD]))).toMatchObject({ json: { params: [REDACTED] } });
+    expect(recorded(body('personal_newAccount', { password: PASSWORD }))).toMatchObject({ json: { params: REDACTED } });
+    const wallet = redactor.request(body('personal_initializeWallet', ['keycard://044def09']));
+    expect(wallet.json).toMatchObject({ params: ['keycard://044def09'] });
+    expect(redactor.response(wallet, { jsonrpc: '2.0', id: 1, result: PASSWORD })).toMatchObject({ result: REDACTED });
   });
 
   it('redacts the params a conformance report shows, leaving the runner its own copy', () => {

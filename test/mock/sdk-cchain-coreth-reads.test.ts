@@ -52,7 +52,7 @@ describe('/ext/bc/C/rpc reads that coreth answers itself', () => {
   // Fixed (mock/cchain/coreth-reads.ts): eth_sign (internal/ethapi TransactionAPI.Sign, in the default "internal-transaction" API) looks the address
   // up in the node's account manager, which holds no key, and answers accounts.ErrUnknownAccount: -32000 "unknown
   // account". The mock hands it to EDR, whose text is "Unknown account 0x8db9…52FC" with `"data":null`
-  // (mock/cchain/rpc.ts refuses eth_sendTransaction this way already; eth_sign and eth_signTransaction are left out).
+  // (mock/cchain/rpc.ts refuses eth_sendTransaction this way; eth_signTransaction is mock/cchain/sign-fill.ts's).
   it('refuses eth_sign for an address the node holds no key of, as coreth', async () => {
     expect(await c('eth_sign', [EWOQ_C, '0x00'])).toEqual({ error: { code: -32000, message: 'unknown account' } });
   });

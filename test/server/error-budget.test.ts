@@ -5,16 +5,53 @@
  * the real one.
  */
 import { describe, expect, it } from 'vitest';
-import { ERROR_LIMIT, LISTED_VALUES, TOO_MANY } from '../../generated/server/dist/runtime/ajv.js';
-import { type MethodSpec, pChainMethods } from '../../generated/server/dist/index.js';
+import { ERROR_LIMIT, LISTED_VALUES, TOO_MANY, methodValidators } from '../../runtime/server/ajv.ts';
 import { cb58Encode } from '../../generators/formats.ts';
 
-const method = (name: string) => (pChainMethods as readonly MethodSpec[]).find((m) => m.name === name)!;
+/**
+ * Params of the shapes that spend the budget: an array of patterned strings, and one of `anyOf` branches. The node's
+ * own params take addresses as plain strings (openrpc/README.md), so these are the test's own.
+ */
+const ADDRESS_PATTERN = '^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$';
+const SHORT_ID_PATTERN = '^[1-9A-HJ-NP-Za-km-z]{20,40}$';
+const validators = methodValidators(
+  {},
+  {
+    components: {},
+    schemas: {
+      addresses: {
+        params: {
+          type: 'object',
+          properties: { addresses: { type: 'array', items: { type: 'string', pattern: ADDRESS_PATTERN } } },
+        },
+        result: {},
+      },
+      addressesOrShortIDs: {
+        params: {
+          type: 'object',
+          properties: {
+            addresses: {
+              type: 'array',
+              items: {
+                anyOf: [
+                  { type: 'string', pattern: ADDRESS_PATTERN, minLength: 1 },
+                  { type: 'string', pattern: SHORT_ID_PATTERN },
+                ],
+              },
+            },
+          },
+        },
+        result: {},
+      },
+    },
+  },
+);
+const method = (name: 'addresses' | 'addressesOrShortIDs') => ({ validateParams: validators(name, 'params') });
 const ADDRESS = 'P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5';
 
 describe('the validators’ error budget', () => {
   it('lists the first error of a million invalid items, then the marker', () => {
-    const { validateParams } = method('platform.getBalance');
+    const { validateParams } = method('addresses');
     expect(validateParams({ addresses: Array(1_000_000).fill('x') })).toBe(false);
     const errors = validateParams.errors!;
     expect(errors.length).toBeLessThanOrEqual(ERROR_LIMIT + 1);
@@ -24,7 +61,7 @@ describe('the validators’ error budget', () => {
   });
 
   it('lists the first ERROR_LIMIT errors of a value small enough to list, then the marker', () => {
-    const { validateParams } = method('platform.getBalance');
+    const { validateParams } = method('addresses');
     expect(validateParams({ addresses: Array(LISTED_VALUES - 2).fill('x') })).toBe(false);
     const errors = validateParams.errors!;
     expect(errors.length).toBe(ERROR_LIMIT + 1);
@@ -34,11 +71,11 @@ describe('the validators’ error budget', () => {
   });
 
   it('keeps valid input valid and reports the real error after many discarded branch errors', () => {
-    // A short ID fails the address branch of AddressOrShortID (two errors each, discarded) before matching the other.
+    // A short ID fails the address branch (two errors each, discarded) before matching the other.
     const shortIDs = Array.from({ length: LISTED_VALUES - 100 }, (_, i) =>
       cb58Encode(Uint8Array.from({ length: 20 }, (_, j) => (i + j) % 256)),
     );
-    const { validateParams } = method('platform.getUTXOs');
+    const { validateParams } = method('addressesOrShortIDs');
     expect(validateParams({ addresses: shortIDs })).toBe(true);
     expect(validateParams({ addresses: [...shortIDs, 'x'] })).toBe(false);
     const errors = validateParams.errors!;

@@ -42,6 +42,8 @@ export type CAvaxClientErrors = {
     | 'InvalidArgument'
     | 'TxMissingHexPrefix'
     | 'TxBadChecksum'
+    | 'TxInvalidHexByte'
+    | 'TxOddLengthHex'
     | 'TxUnsupportedEncoding'
     | 'CodecVersionUnreadable'
     | 'SecpInterfaceUnreadable'
@@ -148,6 +150,10 @@ export declare class CAvaxClient extends JsonRpcClient<CAvaxClientErrors> {
    *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: missing 0x prefix to hex encoding
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: invalid input checksum
+   * @throws {@link JsonRpcError} -32000: problem decoding transaction: encoding/hex: invalid byte:
+   *         U+007A 'z'
+   * @throws {@link JsonRpcError} -32000: problem decoding transaction: encoding/hex: odd length hex
+   *         string
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: unsupported encoding in method
    * @throws {@link JsonRpcError} -32000: problem parsing transaction: couldn't unpack codec version
    * @throws {@link JsonRpcError} -32000: problem parsing transaction: couldn't unmarshal interface:

@@ -32,6 +32,8 @@ const DOCUMENTED_ERRORS = {
   UTXOEncodingUnsupported: [-32e3, /^problem encoding utxo: unsupported encoding in method$/],
   TxMissingHexPrefix: [-32e3, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
   TxBadChecksum: [-32e3, /^problem decoding transaction: invalid input checksum$/],
+  TxInvalidHexByte: [-32e3, /^problem decoding transaction: encoding\/hex: invalid byte: U\+\d+A '[^']*'$/],
+  TxOddLengthHex: [-32e3, /^problem decoding transaction: encoding\/hex: odd length hex string$/],
   TxUnsupportedEncoding: [-32e3, /^problem decoding transaction: unsupported encoding in method$/],
   CodecVersionUnreadable: [-32e3, /^problem parsing transaction: couldn't unpack codec version$/],
   SecpInterfaceUnreadable: [
@@ -75,6 +77,8 @@ const ERRORS = {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     TxMissingHexPrefix: DOCUMENTED_ERRORS.TxMissingHexPrefix,
     TxBadChecksum: DOCUMENTED_ERRORS.TxBadChecksum,
+    TxInvalidHexByte: DOCUMENTED_ERRORS.TxInvalidHexByte,
+    TxOddLengthHex: DOCUMENTED_ERRORS.TxOddLengthHex,
     TxUnsupportedEncoding: DOCUMENTED_ERRORS.TxUnsupportedEncoding,
     CodecVersionUnreadable: DOCUMENTED_ERRORS.CodecVersionUnreadable,
     SecpInterfaceUnreadable: DOCUMENTED_ERRORS.SecpInterfaceUnreadable,
@@ -197,6 +201,10 @@ export class CAvaxClient extends JsonRpcClient {
    *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: missing 0x prefix to hex encoding
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: invalid input checksum
+   * @throws {@link JsonRpcError} -32000: problem decoding transaction: encoding/hex: invalid byte:
+   *         U+007A 'z'
+   * @throws {@link JsonRpcError} -32000: problem decoding transaction: encoding/hex: odd length hex
+   *         string
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: unsupported encoding in method
    * @throws {@link JsonRpcError} -32000: problem parsing transaction: couldn't unpack codec version
    * @throws {@link JsonRpcError} -32000: problem parsing transaction: couldn't unmarshal interface:

@@ -110,6 +110,9 @@ export type PChainClientErrors = {
     | 'InvalidArgument'
     | 'TxMissingHexPrefix'
     | 'TxBadChecksum'
+    | 'TxInvalidHexByte'
+    | 'TxOddLengthHex'
+    | 'TxEmpty'
     | 'TxUnsupportedEncoding'
     | 'PlatformTxWrongNetworkID'
     | 'PlatformTxWrongChainID'
@@ -927,6 +930,12 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
    *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: missing 0x prefix to hex encoding
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: invalid input checksum
+   * @throws {@link JsonRpcError} -32000: problem decoding transaction: encoding/hex: invalid byte:
+   *         U+007A 'z'
+   * @throws {@link JsonRpcError} -32000: problem decoding transaction: encoding/hex: odd length hex
+   *         string
+   * @throws {@link JsonRpcError} -32000: couldn't parse tx: couldn't parse tx: couldn't unpack codec
+   *         version
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: unsupported encoding in method
    * @throws {@link JsonRpcError} -32000: couldn't issue tx: failed verification: failed execution:
    *         standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: metadata

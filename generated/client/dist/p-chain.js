@@ -79,6 +79,9 @@ const DOCUMENTED_ERRORS = {
   ],
   TxMissingHexPrefix: [-32e3, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
   TxBadChecksum: [-32e3, /^problem decoding transaction: invalid input checksum$/],
+  TxInvalidHexByte: [-32e3, /^problem decoding transaction: encoding\/hex: invalid byte: U\+\d+A '[^']*'$/],
+  TxOddLengthHex: [-32e3, /^problem decoding transaction: encoding\/hex: odd length hex string$/],
+  TxEmpty: [-32e3, /^couldn't parse tx: couldn't parse tx: couldn't unpack codec version$/],
   TxUnsupportedEncoding: [-32e3, /^problem decoding transaction: unsupported encoding in method$/],
   PlatformTxWrongNetworkID: [
     -32e3,
@@ -213,6 +216,9 @@ const ERRORS = {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     TxMissingHexPrefix: DOCUMENTED_ERRORS.TxMissingHexPrefix,
     TxBadChecksum: DOCUMENTED_ERRORS.TxBadChecksum,
+    TxInvalidHexByte: DOCUMENTED_ERRORS.TxInvalidHexByte,
+    TxOddLengthHex: DOCUMENTED_ERRORS.TxOddLengthHex,
+    TxEmpty: DOCUMENTED_ERRORS.TxEmpty,
     TxUnsupportedEncoding: DOCUMENTED_ERRORS.TxUnsupportedEncoding,
     PlatformTxWrongNetworkID: DOCUMENTED_ERRORS.PlatformTxWrongNetworkID,
     PlatformTxWrongChainID: DOCUMENTED_ERRORS.PlatformTxWrongChainID,
@@ -990,6 +996,12 @@ export class PChainClient extends JsonRpcClient {
    *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: missing 0x prefix to hex encoding
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: invalid input checksum
+   * @throws {@link JsonRpcError} -32000: problem decoding transaction: encoding/hex: invalid byte:
+   *         U+007A 'z'
+   * @throws {@link JsonRpcError} -32000: problem decoding transaction: encoding/hex: odd length hex
+   *         string
+   * @throws {@link JsonRpcError} -32000: couldn't parse tx: couldn't parse tx: couldn't unpack codec
+   *         version
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: unsupported encoding in method
    * @throws {@link JsonRpcError} -32000: couldn't issue tx: failed verification: failed execution:
    *         standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: metadata

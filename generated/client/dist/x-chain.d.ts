@@ -74,6 +74,9 @@ export type XChainClientErrors = {
     | 'InvalidArgument'
     | 'TxMissingHexPrefix'
     | 'TxBadChecksum'
+    | 'TxInvalidHexByte'
+    | 'TxOddLengthHex'
+    | 'TxEmpty'
     | 'TxUnsupportedEncoding'
     | 'AvmTxWrongNetworkID'
     | 'AvmTxWrongChainID'
@@ -492,6 +495,11 @@ export declare class XChainClient extends JsonRpcClient<XChainClientErrors> {
    *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: missing 0x prefix to hex encoding
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: invalid input checksum
+   * @throws {@link JsonRpcError} -32000: problem decoding transaction: encoding/hex: invalid byte:
+   *         U+007A 'z'
+   * @throws {@link JsonRpcError} -32000: problem decoding transaction: encoding/hex: odd length hex
+   *         string
+   * @throws {@link JsonRpcError} -32000: couldn't unpack codec version
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: unsupported encoding in method
    * @throws {@link JsonRpcError} -32000: tx has wrong network ID
    * @throws {@link JsonRpcError} -32000: tx has wrong chain ID

@@ -44,6 +44,8 @@ export type CAvaxClientErrors = {
     | 'InvalidArgument'
     | 'TxMissingHexPrefix'
     | 'TxBadChecksum'
+    | 'TxInvalidHexByte'
+    | 'TxOddLengthHex'
     | 'TxUnsupportedEncoding'
     | 'CodecVersionUnreadable'
     | 'SecpInterfaceUnreadable'
@@ -93,6 +95,8 @@ const DOCUMENTED_ERRORS = {
   UTXOEncodingUnsupported: [-32000, /^problem encoding utxo: unsupported encoding in method$/],
   TxMissingHexPrefix: [-32000, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
   TxBadChecksum: [-32000, /^problem decoding transaction: invalid input checksum$/],
+  TxInvalidHexByte: [-32000, /^problem decoding transaction: encoding\/hex: invalid byte: U\+\d+A '[^']*'$/],
+  TxOddLengthHex: [-32000, /^problem decoding transaction: encoding\/hex: odd length hex string$/],
   TxUnsupportedEncoding: [-32000, /^problem decoding transaction: unsupported encoding in method$/],
   CodecVersionUnreadable: [-32000, /^problem parsing transaction: couldn't unpack codec version$/],
   SecpInterfaceUnreadable: [
@@ -137,6 +141,8 @@ const ERRORS = {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     TxMissingHexPrefix: DOCUMENTED_ERRORS.TxMissingHexPrefix,
     TxBadChecksum: DOCUMENTED_ERRORS.TxBadChecksum,
+    TxInvalidHexByte: DOCUMENTED_ERRORS.TxInvalidHexByte,
+    TxOddLengthHex: DOCUMENTED_ERRORS.TxOddLengthHex,
     TxUnsupportedEncoding: DOCUMENTED_ERRORS.TxUnsupportedEncoding,
     CodecVersionUnreadable: DOCUMENTED_ERRORS.CodecVersionUnreadable,
     SecpInterfaceUnreadable: DOCUMENTED_ERRORS.SecpInterfaceUnreadable,
@@ -271,6 +277,10 @@ export class CAvaxClient extends JsonRpcClient<CAvaxClientErrors> {
    *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: missing 0x prefix to hex encoding
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: invalid input checksum
+   * @throws {@link JsonRpcError} -32000: problem decoding transaction: encoding/hex: invalid byte:
+   *         U+007A 'z'
+   * @throws {@link JsonRpcError} -32000: problem decoding transaction: encoding/hex: odd length hex
+   *         string
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: unsupported encoding in method
    * @throws {@link JsonRpcError} -32000: problem parsing transaction: couldn't unpack codec version
    * @throws {@link JsonRpcError} -32000: problem parsing transaction: couldn't unmarshal interface:

@@ -78,7 +78,7 @@ export interface AdminGetChainAliasesParams {
    * "base58 decoding error: zero length string", and a string of fewer than 4 bytes with "input string
    * is smaller than the checksum size".
    */
-  chain: ID;
+  chain: string;
 }
 
 /**
@@ -357,7 +357,7 @@ export interface AvaxIssueTxParams {
    * The signed transaction's bytes in `encoding`. An empty or missing value fails when the node parses
    * the transaction.
    */
-  tx: EncodedBytes;
+  tx: EncodedBytesParam;
   /**
    * Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no checksum). `json`
    * decodes but the call then fails with "problem decoding transaction: unsupported encoding in method".
@@ -737,7 +737,7 @@ export interface DevSimulateTxParams {
    * The signed transaction's bytes in `encoding`. An empty or missing value fails when the node parses
    * the transaction.
    */
-  tx: EncodedBytes;
+  tx: EncodedBytesParam;
   /**
    * Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no checksum). `json`
    * decodes but the call then fails with "problem decoding transaction: unsupported encoding in method".
@@ -1856,7 +1856,7 @@ export interface KeystoreImportUserParams {
    * needs the `0x` prefix and a valid checksum; omitted or empty, the call fails with "couldn't unpack
    * codec version".
    */
-  user: EncodedBytes;
+  user: EncodedBytesParam;
   /**
    * How the exported user is written as a string: `hex` (the default; `0x`, hex, 4-byte checksum),
    * `hexc` (the same as `hex`) or `hexnc` (no checksum). `json` decodes, but the call then fails with
@@ -1888,14 +1888,14 @@ export interface PlatformGetBalanceParams {
    * P-Chain addresses (`P-<hrp>1...`) whose UTXOs to sum. A bare cb58 short ID is also accepted. Omitted
    * or empty, the node answers zero balances and `utxoIDs: null`.
    */
-  addresses: Address[];
+  addresses: AddressParam[];
   /**
    * Releases before v1.9.8 only: one address whose UTXOs to sum, beside `addresses`. Later releases
    * ignore the key.
    *
    * @deprecated
    */
-  address?: Address;
+  address?: AddressParam;
 }
 
 /**
@@ -2359,7 +2359,7 @@ export interface PlatformGetStakeParams {
    *
    * @maxItems 256
    */
-  addresses: Address[];
+  addresses: AddressParam[];
   /**
    * When true, only validator stake is counted and delegations are skipped. Default false.
    */
@@ -2609,7 +2609,7 @@ export interface PlatformGetUTXOsParams {
    * @minItems 1
    * @maxItems 1024
    */
-  addresses: AddressOrShortID[];
+  addresses: AddressParam[];
   /**
    * The most UTXOs to return. 0, omitted or above 1024 means 1024.
    */
@@ -2733,7 +2733,7 @@ export interface PlatformIssueTxParams {
    * The signed transaction's bytes in `encoding`. An empty or missing value fails when the node parses
    * the transaction.
    */
-  tx: EncodedBytes;
+  tx: EncodedBytesParam;
   /**
    * Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no checksum). `json`
    * decodes but the call then fails with "problem decoding transaction: unsupported encoding in method".
@@ -2858,7 +2858,7 @@ export interface AvmGetAddressTxsParams {
   /**
    * The address whose transactions to list, on this chain (`X-...`), or its bare cb58 short ID.
    */
-  address: AddressOrShortID;
+  address: AddressParam;
   /**
    * Only transactions that changed the balance of this asset (asset ID or alias such as `AVAX`). Despite
    * a comment in the node's code, it is not defaulted: empty fails with "specified `assetID` is invalid:
@@ -2899,7 +2899,7 @@ export interface AvmGetAllBalancesParams {
   /**
    * The address on this chain (`X-...`), or its bare cb58 short ID.
    */
-  address: AddressOrShortID;
+  address: AddressParam;
   /**
    * Also count UTXOs the address shares with other owners and UTXOs whose locktime has not passed.
    * Default false.
@@ -2967,7 +2967,7 @@ export interface AvmGetBalanceParams {
   /**
    * The address on this chain (`X-...`), or its bare cb58 short ID.
    */
-  address: AddressOrShortID;
+  address: AddressParam;
   /**
    * The asset: its ID or an alias such as `AVAX`.
    */
@@ -3138,7 +3138,7 @@ export interface AvmGetUTXOsParams {
    * @minItems 1
    * @maxItems 1024
    */
-  addresses: AddressOrShortID[];
+  addresses: AddressParam[];
   /**
    * The most UTXOs to return. 0, omitted or above 1024 means 1024.
    */
@@ -3179,7 +3179,7 @@ export interface AvmIssueTxParams {
    * The signed transaction's bytes in `encoding`. An empty or missing value fails when the node parses
    * the transaction.
    */
-  tx: EncodedBytes;
+  tx: EncodedBytesParam;
   /**
    * Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no checksum). `json`
    * decodes but the call then fails with "problem decoding transaction: unsupported encoding in method".
@@ -3205,7 +3205,7 @@ export interface WalletIssueTxParams {
    * The signed transaction's bytes in `encoding`. An empty or missing value fails when the node parses
    * the transaction.
    */
-  tx: EncodedBytes;
+  tx: EncodedBytesParam;
   /**
    * Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no checksum). `json`
    * decodes but the call then fails with "problem decoding transaction: unsupported encoding in method".
@@ -3230,11 +3230,13 @@ export interface WalletIssueTxResult {
 export type Address = string;
 
 /**
- * An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix must
- * name that chain and the HRP must be the network's), or the raw 20-byte short ID in cb58, which the
- * node's address parser also accepts.
+ * An address on the serving chain, as a param: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the
+ * prefix must name that chain and the HRP must be the network's) or the raw 20-byte short ID in cb58.
+ * The node's argument holds any string here and its handler parses it (avax.ParseServiceAddress), so
+ * text that is no address fails the call with the handler's own words (`couldn't parse address "junk":
+ * ...`, `problem parsing address 'junk': ...`), never with the decoder's refusal.
  */
-export type AddressOrShortID = Address | ShortID;
+export type AddressParam = string;
 
 /**
  * A new name, at most 512 bytes (the node counts UTF-8 bytes; for ASCII that is 512 characters). A
@@ -3554,6 +3556,16 @@ export interface Empty {}
  * `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field.
  */
 export type EncodedBytes = HexNoChecksum;
+
+/**
+ * Bytes as `0x` hex in the byte encoding the call names (`Hex`, with its checksum, for `hex` and
+ * `hexc`; `HexNoChecksum` for `hexnc`). The node's argument holds any string here and its handler
+ * decodes it with formatting.Decode, so text that is no such hex fails the call with the handler's own
+ * wrapping of Decode's error ("missing 0x prefix to hex encoding", "encoding/hex: invalid byte: U+007A
+ * 'z'", "encoding/hex: odd length hex string", "input string is smaller than the checksum size",
+ * "invalid input checksum"), never with the decoder's refusal; the empty string decodes to no bytes.
+ */
+export type EncodedBytesParam = string;
 
 /**
  * The encoding the node used for the bytes in this answer, echoed in lower case.
@@ -4361,11 +4373,6 @@ export interface ProofOfPossession {
    */
   proofOfPossession: HexNoChecksum;
 }
-
-/**
- * A 20-byte short ID in cb58 (an address's raw form, without chain prefix or bech32).
- */
-export type ShortID = string;
 
 /**
  * A UTXO a simulated transaction would consume or make.

@@ -21,6 +21,9 @@ export type XWalletClientErrors = {
     | 'InvalidArgument'
     | 'TxMissingHexPrefix'
     | 'TxBadChecksum'
+    | 'TxInvalidHexByte'
+    | 'TxOddLengthHex'
+    | 'TxEmpty'
     | 'TxUnsupportedEncoding'
     | 'AvmTxWrongNetworkID'
     | 'AvmTxWrongChainID'
@@ -38,6 +41,9 @@ const DOCUMENTED_ERRORS = {
   ],
   TxMissingHexPrefix: [-32000, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
   TxBadChecksum: [-32000, /^problem decoding transaction: invalid input checksum$/],
+  TxInvalidHexByte: [-32000, /^problem decoding transaction: encoding\/hex: invalid byte: U\+\d+A '[^']*'$/],
+  TxOddLengthHex: [-32000, /^problem decoding transaction: encoding\/hex: odd length hex string$/],
+  TxEmpty: [-32000, /^couldn't unpack codec version$/],
   TxUnsupportedEncoding: [-32000, /^problem decoding transaction: unsupported encoding in method$/],
   AvmTxWrongNetworkID: [-32000, /^tx has wrong network ID$/],
   AvmTxWrongChainID: [-32000, /^tx has wrong chain ID$/],
@@ -50,6 +56,9 @@ const ERRORS = {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     TxMissingHexPrefix: DOCUMENTED_ERRORS.TxMissingHexPrefix,
     TxBadChecksum: DOCUMENTED_ERRORS.TxBadChecksum,
+    TxInvalidHexByte: DOCUMENTED_ERRORS.TxInvalidHexByte,
+    TxOddLengthHex: DOCUMENTED_ERRORS.TxOddLengthHex,
+    TxEmpty: DOCUMENTED_ERRORS.TxEmpty,
     TxUnsupportedEncoding: DOCUMENTED_ERRORS.TxUnsupportedEncoding,
     AvmTxWrongNetworkID: DOCUMENTED_ERRORS.AvmTxWrongNetworkID,
     AvmTxWrongChainID: DOCUMENTED_ERRORS.AvmTxWrongChainID,
@@ -106,6 +115,11 @@ export class XWalletClient extends JsonRpcClient<XWalletClientErrors> {
    *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: missing 0x prefix to hex encoding
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: invalid input checksum
+   * @throws {@link JsonRpcError} -32000: problem decoding transaction: encoding/hex: invalid byte:
+   *         U+007A 'z'
+   * @throws {@link JsonRpcError} -32000: problem decoding transaction: encoding/hex: odd length hex
+   *         string
+   * @throws {@link JsonRpcError} -32000: couldn't unpack codec version
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: unsupported encoding in method
    * @throws {@link JsonRpcError} -32000: tx has wrong network ID
    * @throws {@link JsonRpcError} -32000: tx has wrong chain ID

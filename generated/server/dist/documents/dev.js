@@ -2083,10 +2083,14 @@ export const devDocument = {
         "additionalProperties": false,
         "properties": {},
       },
-      "EncodedBytes": {
-        "$ref": "#/components/schemas/HexNoChecksum",
-        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` " +
-          "and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field.",
+      "EncodedBytesParam": {
+        "type": "string",
+        "description": "Bytes as `0x` hex in the byte encoding the call names (`Hex`, with its checksum, for `hex` " +
+          "and `hexc`; `HexNoChecksum` for `hexnc`). The node's argument holds any string here and its handler " +
+          "decodes it with formatting.Decode, so text that is no such hex fails the call with the handler's own " +
+          "wrapping of Decode's error (\"missing 0x prefix to hex encoding\", \"encoding/hex: invalid byte: U+007A " +
+          "'z'\", \"encoding/hex: odd length hex string\", \"input string is smaller than the checksum size\", " +
+          "\"invalid input checksum\"), never with the decoder's refusal; the empty string decodes to no bytes.",
       },
       "HexNoChecksum": {
         "type": "string",
@@ -2235,7 +2239,7 @@ export const devDocument = {
         "required": true,
         "description": "The signed transaction's bytes in `encoding`. An empty or missing value fails when the node " +
           "parses the transaction.",
-        "schema": { "$ref": "#/components/schemas/EncodedBytes" },
+        "schema": { "$ref": "#/components/schemas/EncodedBytesParam" },
       },
       "SignedTxEncoding": {
         "name": "encoding",

@@ -38,7 +38,7 @@ export const pChainDocument = {
           "x-zero-when-absent": [],
           "description": "P-Chain addresses (`P-<hrp>1...`) whose UTXOs to sum. A bare cb58 short ID is also " +
             "accepted. Omitted or empty, the node answers zero balances and `utxoIDs: null`.",
-          "schema": { "type": "array", "items": { "$ref": "#/components/schemas/Address" } },
+          "schema": { "type": "array", "items": { "$ref": "#/components/schemas/AddressParam" } },
         },
         {
           "name": "address",
@@ -46,7 +46,7 @@ export const pChainDocument = {
           "deprecated": true,
           "description": "Releases before v1.9.8 only: one address whose UTXOs to sum, beside `addresses`. Later " +
             "releases ignore the key.",
-          "schema": { "$ref": "#/components/schemas/Address" },
+          "schema": { "$ref": "#/components/schemas/AddressParam" },
           "x-node-versions": { "removedIn": "v1.9.8" },
         },
       ],
@@ -1702,7 +1702,7 @@ export const pChainDocument = {
           "schema": {
             "type": "array",
             "maxItems": 256,
-            "items": { "$ref": "#/components/schemas/Address" },
+            "items": { "$ref": "#/components/schemas/AddressParam" },
           },
         },
         {
@@ -3074,6 +3074,12 @@ export const pChainDocument = {
         { "$ref": "#/components/errors/InvalidArgument" },
         { "$ref": "#/components/errors/TxMissingHexPrefix" },
         { "$ref": "#/components/errors/TxBadChecksum" },
+        { "$ref": "#/components/errors/TxInvalidHexByte" },
+        { "$ref": "#/components/errors/TxOddLengthHex" },
+        {
+          "code": -32000,
+          "message": "couldn't parse tx: couldn't parse tx: couldn't unpack codec version",
+        },
         { "$ref": "#/components/errors/TxUnsupportedEncoding" },
         { "$ref": "#/components/errors/PlatformTxWrongNetworkID" },
         { "$ref": "#/components/errors/PlatformTxWrongChainID" },
@@ -3321,14 +3327,14 @@ export const pChainDocument = {
         "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; " +
           "the bech32 checksum is part of the format.",
       },
-      "AddressOrShortID": {
-        "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the " +
-          "prefix must name that chain and the HRP must be the network's), or the raw 20-byte short ID in cb58, " +
-          "which the node's address parser also accepts.",
-        "anyOf": [
-          { "$ref": "#/components/schemas/Address" },
-          { "$ref": "#/components/schemas/ShortID" },
-        ],
+      "AddressParam": {
+        "type": "string",
+        "description": "An address on the serving chain, as a param: chain-prefixed bech32 (`X-avax1...`, " +
+          "`P-avax1...`; the prefix must name that chain and the HRP must be the network's) or the raw 20-byte short " +
+          "ID in cb58. The node's argument holds any string here and its handler parses it " +
+          "(avax.ParseServiceAddress), so text that is no address fails the call with the handler's own words " +
+          "(`couldn't parse address \"junk\": ...`, `problem parsing address 'junk': ...`), never with the decoder's " +
+          "refusal.",
       },
       "BareUint64": {
         "type": "integer",
@@ -3350,6 +3356,15 @@ export const pChainDocument = {
         "$ref": "#/components/schemas/HexNoChecksum",
         "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` " +
           "and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field.",
+      },
+      "EncodedBytesParam": {
+        "type": "string",
+        "description": "Bytes as `0x` hex in the byte encoding the call names (`Hex`, with its checksum, for `hex` " +
+          "and `hexc`; `HexNoChecksum` for `hexnc`). The node's argument holds any string here and its handler " +
+          "decodes it with formatting.Decode, so text that is no such hex fails the call with the handler's own " +
+          "wrapping of Decode's error (\"missing 0x prefix to hex encoding\", \"encoding/hex: invalid byte: U+007A " +
+          "'z'\", \"encoding/hex: odd length hex string\", \"input string is smaller than the checksum size\", " +
+          "\"invalid input checksum\"), never with the decoder's refusal; the empty string decodes to no bytes.",
       },
       "Encoding": {
         "type": "string",
@@ -4081,12 +4096,6 @@ export const pChainDocument = {
         "description": "A P-Chain height: a decimal string, a bare JSON number, or exactly the string `\"proposed\"` " +
           "(lower case) for this node's proposer-VM height.",
       },
-      "ShortID": {
-        "type": "string",
-        "format": "avax-short-id",
-        "pattern": "^[1-9A-HJ-NP-Za-km-z]{20,40}$",
-        "description": "A 20-byte short ID in cb58 (an address's raw form, without chain prefix or bech32).",
-      },
       "Time": {
         "type": "string",
         "format": "date-time",
@@ -4247,7 +4256,7 @@ export const pChainDocument = {
         "required": true,
         "description": "The signed transaction's bytes in `encoding`. An empty or missing value fails when the node " +
           "parses the transaction.",
-        "schema": { "$ref": "#/components/schemas/EncodedBytes" },
+        "schema": { "$ref": "#/components/schemas/EncodedBytesParam" },
       },
       "SignedTxEncoding": {
         "name": "encoding",
@@ -4274,7 +4283,7 @@ export const pChainDocument = {
           "type": "array",
           "minItems": 1,
           "maxItems": 1024,
-          "items": { "$ref": "#/components/schemas/AddressOrShortID" },
+          "items": { "$ref": "#/components/schemas/AddressParam" },
         },
       },
       "UTXOEncoding": {
@@ -4363,9 +4372,17 @@ export const pChainDocument = {
         "code": -32000,
         "message": "problem decoding transaction: invalid input checksum",
       },
+      "TxInvalidHexByte": {
+        "code": -32000,
+        "message": "problem decoding transaction: encoding/hex: invalid byte: U+007A 'z'",
+      },
       "TxMissingHexPrefix": {
         "code": -32000,
         "message": "problem decoding transaction: missing 0x prefix to hex encoding",
+      },
+      "TxOddLengthHex": {
+        "code": -32000,
+        "message": "problem decoding transaction: encoding/hex: odd length hex string",
       },
       "TxUnsupportedEncoding": {
         "code": -32000,

@@ -46,7 +46,7 @@ export const xChainDocument = {
           "name": "address",
           "required": true,
           "description": "The address whose transactions to list, on this chain (`X-...`), or its bare cb58 short ID.",
-          "schema": { "$ref": "#/components/schemas/AddressOrShortID" },
+          "schema": { "$ref": "#/components/schemas/AddressParam" },
         },
         {
           "name": "assetID",
@@ -166,7 +166,7 @@ export const xChainDocument = {
           "name": "address",
           "required": true,
           "description": "The address on this chain (`X-...`), or its bare cb58 short ID.",
-          "schema": { "$ref": "#/components/schemas/AddressOrShortID" },
+          "schema": { "$ref": "#/components/schemas/AddressParam" },
         },
         {
           "name": "includePartial",
@@ -346,7 +346,7 @@ export const xChainDocument = {
           "name": "address",
           "required": true,
           "description": "The address on this chain (`X-...`), or its bare cb58 short ID.",
-          "schema": { "$ref": "#/components/schemas/AddressOrShortID" },
+          "schema": { "$ref": "#/components/schemas/AddressParam" },
         },
         {
           "name": "assetID",
@@ -1296,6 +1296,9 @@ export const xChainDocument = {
         { "$ref": "#/components/errors/InvalidArgument" },
         { "$ref": "#/components/errors/TxMissingHexPrefix" },
         { "$ref": "#/components/errors/TxBadChecksum" },
+        { "$ref": "#/components/errors/TxInvalidHexByte" },
+        { "$ref": "#/components/errors/TxOddLengthHex" },
+        { "code": -32000, "message": "couldn't unpack codec version" },
         { "$ref": "#/components/errors/TxUnsupportedEncoding" },
         { "$ref": "#/components/errors/AvmTxWrongNetworkID" },
         { "$ref": "#/components/errors/AvmTxWrongChainID" },
@@ -1344,14 +1347,14 @@ export const xChainDocument = {
         "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; " +
           "the bech32 checksum is part of the format.",
       },
-      "AddressOrShortID": {
-        "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the " +
-          "prefix must name that chain and the HRP must be the network's), or the raw 20-byte short ID in cb58, " +
-          "which the node's address parser also accepts.",
-        "anyOf": [
-          { "$ref": "#/components/schemas/Address" },
-          { "$ref": "#/components/schemas/ShortID" },
-        ],
+      "AddressParam": {
+        "type": "string",
+        "description": "An address on the serving chain, as a param: chain-prefixed bech32 (`X-avax1...`, " +
+          "`P-avax1...`; the prefix must name that chain and the HRP must be the network's) or the raw 20-byte short " +
+          "ID in cb58. The node's argument holds any string here and its handler parses it " +
+          "(avax.ParseServiceAddress), so text that is no address fails the call with the handler's own words " +
+          "(`couldn't parse address \"junk\": ...`, `problem parsing address 'junk': ...`), never with the decoder's " +
+          "refusal.",
       },
       "AvmAssetIDOrAlias": {
         "type": "string",
@@ -1622,6 +1625,15 @@ export const xChainDocument = {
         "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` " +
           "and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field.",
       },
+      "EncodedBytesParam": {
+        "type": "string",
+        "description": "Bytes as `0x` hex in the byte encoding the call names (`Hex`, with its checksum, for `hex` " +
+          "and `hexc`; `HexNoChecksum` for `hexnc`). The node's argument holds any string here and its handler " +
+          "decodes it with formatting.Decode, so text that is no such hex fails the call with the handler's own " +
+          "wrapping of Decode's error (\"missing 0x prefix to hex encoding\", \"encoding/hex: invalid byte: U+007A " +
+          "'z'\", \"encoding/hex: odd length hex string\", \"input string is smaller than the checksum size\", " +
+          "\"invalid input checksum\"), never with the decoder's refusal; the empty string decodes to no bytes.",
+      },
       "Encoding": {
         "type": "string",
         "enum": ["hex", "hexnc", "hexc", "json"],
@@ -1658,12 +1670,6 @@ export const xChainDocument = {
         "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes " +
           "(types.JSONByteSlice of a nil slice).",
         "oneOf": [{ "$ref": "#/components/schemas/HexNoChecksum" }, { "type": "null" }],
-      },
-      "ShortID": {
-        "type": "string",
-        "format": "avax-short-id",
-        "pattern": "^[1-9A-HJ-NP-Za-km-z]{20,40}$",
-        "description": "A 20-byte short ID in cb58 (an address's raw form, without chain prefix or bech32).",
       },
       "UTXOID": {
         "type": "object",
@@ -1809,7 +1815,7 @@ export const xChainDocument = {
         "required": true,
         "description": "The signed transaction's bytes in `encoding`. An empty or missing value fails when the node " +
           "parses the transaction.",
-        "schema": { "$ref": "#/components/schemas/EncodedBytes" },
+        "schema": { "$ref": "#/components/schemas/EncodedBytesParam" },
       },
       "SignedTxEncoding": {
         "name": "encoding",
@@ -1836,7 +1842,7 @@ export const xChainDocument = {
           "type": "array",
           "minItems": 1,
           "maxItems": 1024,
-          "items": { "$ref": "#/components/schemas/AddressOrShortID" },
+          "items": { "$ref": "#/components/schemas/AddressParam" },
         },
       },
       "UTXOEncoding": {
@@ -1909,9 +1915,17 @@ export const xChainDocument = {
         "code": -32000,
         "message": "problem decoding transaction: invalid input checksum",
       },
+      "TxInvalidHexByte": {
+        "code": -32000,
+        "message": "problem decoding transaction: encoding/hex: invalid byte: U+007A 'z'",
+      },
       "TxMissingHexPrefix": {
         "code": -32000,
         "message": "problem decoding transaction: missing 0x prefix to hex encoding",
+      },
+      "TxOddLengthHex": {
+        "code": -32000,
+        "message": "problem decoding transaction: encoding/hex: odd length hex string",
       },
       "TxUnsupportedEncoding": {
         "code": -32000,

@@ -43,7 +43,7 @@ export const schemas = {
   "admin.getChainAliases": {
     "params": {
       "type": "object",
-      "properties": { "chain": { "$ref": "#/components/schemas/ID" } },
+      "properties": { "chain": { "type": "string" } },
       "required": ["chain"],
     },
     "result": {

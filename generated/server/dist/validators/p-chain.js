@@ -6,8 +6,8 @@ export const schemas = {
     "params": {
       "type": "object",
       "properties": {
-        "addresses": { "type": "array", "items": { "$ref": "#/components/schemas/Address" } },
-        "address": { "$ref": "#/components/schemas/Address" },
+        "addresses": { "type": "array", "items": { "$ref": "#/components/schemas/AddressParam" } },
+        "address": { "$ref": "#/components/schemas/AddressParam" },
       },
       "required": ["addresses"],
     },
@@ -383,7 +383,7 @@ export const schemas = {
         "addresses": {
           "type": "array",
           "maxItems": 256,
-          "items": { "$ref": "#/components/schemas/Address" },
+          "items": { "$ref": "#/components/schemas/AddressParam" },
         },
         "validatorsOnly": { "type": "boolean" },
         "encoding": { "$ref": "#/components/schemas/BytesEncodingParam" },
@@ -589,7 +589,7 @@ export const schemas = {
           "type": "array",
           "minItems": 1,
           "maxItems": 1024,
-          "items": { "$ref": "#/components/schemas/AddressOrShortID" },
+          "items": { "$ref": "#/components/schemas/AddressParam" },
         },
         "limit": { "$ref": "#/components/schemas/Uint32Param" },
         "startIndex": { "$ref": "#/components/schemas/UTXOIndexParam" },
@@ -656,7 +656,7 @@ export const schemas = {
     "params": {
       "type": "object",
       "properties": {
-        "tx": { "$ref": "#/components/schemas/EncodedBytes" },
+        "tx": { "$ref": "#/components/schemas/EncodedBytesParam" },
         "encoding": { "$ref": "#/components/schemas/BytesEncodingParam" },
       },
       "required": ["tx"],

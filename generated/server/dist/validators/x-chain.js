@@ -6,7 +6,7 @@ export const schemas = {
     "params": {
       "type": "object",
       "properties": {
-        "address": { "$ref": "#/components/schemas/AddressOrShortID" },
+        "address": { "$ref": "#/components/schemas/AddressParam" },
         "assetID": { "$ref": "#/components/schemas/AvmAssetIDOrAlias" },
         "cursor": { "$ref": "#/components/schemas/Uint64Param" },
         "pageSize": { "$ref": "#/components/schemas/Uint64Param" },
@@ -27,7 +27,7 @@ export const schemas = {
     "params": {
       "type": "object",
       "properties": {
-        "address": { "$ref": "#/components/schemas/AddressOrShortID" },
+        "address": { "$ref": "#/components/schemas/AddressParam" },
         "includePartial": { "type": "boolean" },
       },
       "required": ["address"],
@@ -74,7 +74,7 @@ export const schemas = {
     "params": {
       "type": "object",
       "properties": {
-        "address": { "$ref": "#/components/schemas/AddressOrShortID" },
+        "address": { "$ref": "#/components/schemas/AddressParam" },
         "assetID": { "$ref": "#/components/schemas/AvmAssetIDOrAlias" },
         "includePartial": { "type": "boolean" },
       },
@@ -254,7 +254,7 @@ export const schemas = {
           "type": "array",
           "minItems": 1,
           "maxItems": 1024,
-          "items": { "$ref": "#/components/schemas/AddressOrShortID" },
+          "items": { "$ref": "#/components/schemas/AddressParam" },
         },
         "limit": { "$ref": "#/components/schemas/Uint32Param" },
         "startIndex": { "$ref": "#/components/schemas/UTXOIndexParam" },
@@ -269,7 +269,7 @@ export const schemas = {
     "params": {
       "type": "object",
       "properties": {
-        "tx": { "$ref": "#/components/schemas/EncodedBytes" },
+        "tx": { "$ref": "#/components/schemas/EncodedBytesParam" },
         "encoding": { "$ref": "#/components/schemas/BytesEncodingParam" },
       },
       "required": ["tx"],

@@ -198,7 +198,7 @@ export const adminDocument: OpenrpcDocument = {
             "string fails with the decoder's message, e.g. \"invalid input checksum\"; omitted (the empty string) it " +
             "fails with \"base58 decoding error: zero length string\", and a string of fewer than 4 bytes with " +
             "\"input string is smaller than the checksum size\".",
-          "schema": { "$ref": "#/components/schemas/ID" },
+          "schema": { "type": "string" },
         },
       ],
       "result": {

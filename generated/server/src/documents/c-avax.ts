@@ -166,6 +166,8 @@ export const cAvaxDocument: OpenrpcDocument = {
         { "$ref": "#/components/errors/InvalidArgument" },
         { "$ref": "#/components/errors/TxMissingHexPrefix" },
         { "$ref": "#/components/errors/TxBadChecksum" },
+        { "$ref": "#/components/errors/TxInvalidHexByte" },
+        { "$ref": "#/components/errors/TxOddLengthHex" },
         { "$ref": "#/components/errors/TxUnsupportedEncoding" },
         { "code": -32000, "message": "problem parsing transaction: couldn't unpack codec version" },
         {
@@ -434,6 +436,15 @@ export const cAvaxDocument: OpenrpcDocument = {
         "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` " +
           "and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field.",
       },
+      "EncodedBytesParam": {
+        "type": "string",
+        "description": "Bytes as `0x` hex in the byte encoding the call names (`Hex`, with its checksum, for `hex` " +
+          "and `hexc`; `HexNoChecksum` for `hexnc`). The node's argument holds any string here and its handler " +
+          "decodes it with formatting.Decode, so text that is no such hex fails the call with the handler's own " +
+          "wrapping of Decode's error (\"missing 0x prefix to hex encoding\", \"encoding/hex: invalid byte: U+007A " +
+          "'z'\", \"encoding/hex: odd length hex string\", \"input string is smaller than the checksum size\", " +
+          "\"invalid input checksum\"), never with the decoder's refusal; the empty string decodes to no bytes.",
+      },
       "Encoding": {
         "type": "string",
         "enum": ["hex", "hexnc", "hexc", "json"],
@@ -566,7 +577,7 @@ export const cAvaxDocument: OpenrpcDocument = {
         "required": true,
         "description": "The signed transaction's bytes in `encoding`. An empty or missing value fails when the node " +
           "parses the transaction.",
-        "schema": { "$ref": "#/components/schemas/EncodedBytes" },
+        "schema": { "$ref": "#/components/schemas/EncodedBytesParam" },
       },
       "SignedTxEncoding": {
         "name": "encoding",
@@ -613,9 +624,17 @@ export const cAvaxDocument: OpenrpcDocument = {
         "code": -32000,
         "message": "problem decoding transaction: invalid input checksum",
       },
+      "TxInvalidHexByte": {
+        "code": -32000,
+        "message": "problem decoding transaction: encoding/hex: invalid byte: U+007A 'z'",
+      },
       "TxMissingHexPrefix": {
         "code": -32000,
         "message": "problem decoding transaction: missing 0x prefix to hex encoding",
+      },
+      "TxOddLengthHex": {
+        "code": -32000,
+        "message": "problem decoding transaction: encoding/hex: odd length hex string",
       },
       "TxUnsupportedEncoding": {
         "code": -32000,

@@ -278,7 +278,7 @@ export const keystoreDocument: OpenrpcDocument = {
           "description": "The exported user, as `keystore.exportUser` returned it, in `encoding`. With `hex` (the " +
             "default) it needs the `0x` prefix and a valid checksum; omitted or empty, the call fails with " +
             "\"couldn't unpack codec version\".",
-          "schema": { "$ref": "#/components/schemas/EncodedBytes", "x-sensitive": true },
+          "schema": { "$ref": "#/components/schemas/EncodedBytesParam", "x-sensitive": true },
         },
         { "$ref": "#/components/contentDescriptors/KeystoreEncoding" },
       ],
@@ -406,6 +406,15 @@ export const keystoreDocument: OpenrpcDocument = {
         "$ref": "#/components/schemas/HexNoChecksum",
         "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` " +
           "and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field.",
+      },
+      "EncodedBytesParam": {
+        "type": "string",
+        "description": "Bytes as `0x` hex in the byte encoding the call names (`Hex`, with its checksum, for `hex` " +
+          "and `hexc`; `HexNoChecksum` for `hexnc`). The node's argument holds any string here and its handler " +
+          "decodes it with formatting.Decode, so text that is no such hex fails the call with the handler's own " +
+          "wrapping of Decode's error (\"missing 0x prefix to hex encoding\", \"encoding/hex: invalid byte: U+007A " +
+          "'z'\", \"encoding/hex: odd length hex string\", \"input string is smaller than the checksum size\", " +
+          "\"invalid input checksum\"), never with the decoder's refusal; the empty string decodes to no bytes.",
       },
       "Hex": {
         "type": "string",

@@ -62,6 +62,9 @@ export const xWalletDocument: OpenrpcDocument = {
         { "$ref": "#/components/errors/InvalidArgument" },
         { "$ref": "#/components/errors/TxMissingHexPrefix" },
         { "$ref": "#/components/errors/TxBadChecksum" },
+        { "$ref": "#/components/errors/TxInvalidHexByte" },
+        { "$ref": "#/components/errors/TxOddLengthHex" },
+        { "code": -32000, "message": "couldn't unpack codec version" },
         { "$ref": "#/components/errors/TxUnsupportedEncoding" },
         { "$ref": "#/components/errors/AvmTxWrongNetworkID" },
         { "$ref": "#/components/errors/AvmTxWrongChainID" },
@@ -115,16 +118,14 @@ export const xWalletDocument: OpenrpcDocument = {
           "encoding in method\", which fails the call at the first item to encode or decode, each method wrapping it " +
           "in its own words. A call with nothing to encode (an empty page of UTXOs) answers as usual, echoing `json`.",
       },
-      "EncodedBytes": {
-        "$ref": "#/components/schemas/HexNoChecksum",
-        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` " +
-          "and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field.",
-      },
-      "HexNoChecksum": {
+      "EncodedBytesParam": {
         "type": "string",
-        "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
-        "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and " +
-          "types.JSONByteSlice).",
+        "description": "Bytes as `0x` hex in the byte encoding the call names (`Hex`, with its checksum, for `hex` " +
+          "and `hexc`; `HexNoChecksum` for `hexnc`). The node's argument holds any string here and its handler " +
+          "decodes it with formatting.Decode, so text that is no such hex fails the call with the handler's own " +
+          "wrapping of Decode's error (\"missing 0x prefix to hex encoding\", \"encoding/hex: invalid byte: U+007A " +
+          "'z'\", \"encoding/hex: odd length hex string\", \"input string is smaller than the checksum size\", " +
+          "\"invalid input checksum\"), never with the decoder's refusal; the empty string decodes to no bytes.",
       },
       "ID": {
         "type": "string",
@@ -140,7 +141,7 @@ export const xWalletDocument: OpenrpcDocument = {
         "required": true,
         "description": "The signed transaction's bytes in `encoding`. An empty or missing value fails when the node " +
           "parses the transaction.",
-        "schema": { "$ref": "#/components/schemas/EncodedBytes" },
+        "schema": { "$ref": "#/components/schemas/EncodedBytesParam" },
       },
       "SignedTxEncoding": {
         "name": "encoding",
@@ -168,9 +169,17 @@ export const xWalletDocument: OpenrpcDocument = {
         "code": -32000,
         "message": "problem decoding transaction: invalid input checksum",
       },
+      "TxInvalidHexByte": {
+        "code": -32000,
+        "message": "problem decoding transaction: encoding/hex: invalid byte: U+007A 'z'",
+      },
       "TxMissingHexPrefix": {
         "code": -32000,
         "message": "problem decoding transaction: missing 0x prefix to hex encoding",
+      },
+      "TxOddLengthHex": {
+        "code": -32000,
+        "message": "problem decoding transaction: encoding/hex: odd length hex string",
       },
       "TxUnsupportedEncoding": {
         "code": -32000,

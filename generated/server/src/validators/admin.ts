@@ -45,7 +45,7 @@ export const schemas: Record<string, MethodSchemas> = {
   "admin.getChainAliases": {
     "params": {
       "type": "object",
-      "properties": { "chain": { "$ref": "#/components/schemas/ID" } },
+      "properties": { "chain": { "type": "string" } },
       "required": ["chain"],
     },
     "result": {

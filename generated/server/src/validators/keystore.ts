@@ -58,7 +58,7 @@ export const schemas: Record<string, MethodSchemas> = {
       "properties": {
         "username": { "$ref": "#/components/schemas/KeystoreUsername" },
         "password": { "$ref": "#/components/schemas/KeystorePassword" },
-        "user": { "$ref": "#/components/schemas/EncodedBytes" },
+        "user": { "$ref": "#/components/schemas/EncodedBytesParam" },
         "encoding": { "$ref": "#/components/schemas/BytesEncodingParam" },
       },
       "required": ["username", "password", "user"],

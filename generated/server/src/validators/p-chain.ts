@@ -8,8 +8,8 @@ export const schemas: Record<string, MethodSchemas> = {
     "params": {
       "type": "object",
       "properties": {
-        "addresses": { "type": "array", "items": { "$ref": "#/components/schemas/Address" } },
-        "address": { "$ref": "#/components/schemas/Address" },
+        "addresses": { "type": "array", "items": { "$ref": "#/components/schemas/AddressParam" } },
+        "address": { "$ref": "#/components/schemas/AddressParam" },
       },
       "required": ["addresses"],
     },
@@ -385,7 +385,7 @@ export const schemas: Record<string, MethodSchemas> = {
         "addresses": {
           "type": "array",
           "maxItems": 256,
-          "items": { "$ref": "#/components/schemas/Address" },
+          "items": { "$ref": "#/components/schemas/AddressParam" },
         },
         "validatorsOnly": { "type": "boolean" },
         "encoding": { "$ref": "#/components/schemas/BytesEncodingParam" },
@@ -591,7 +591,7 @@ export const schemas: Record<string, MethodSchemas> = {
           "type": "array",
           "minItems": 1,
           "maxItems": 1024,
-          "items": { "$ref": "#/components/schemas/AddressOrShortID" },
+          "items": { "$ref": "#/components/schemas/AddressParam" },
         },
         "limit": { "$ref": "#/components/schemas/Uint32Param" },
         "startIndex": { "$ref": "#/components/schemas/UTXOIndexParam" },
@@ -658,7 +658,7 @@ export const schemas: Record<string, MethodSchemas> = {
     "params": {
       "type": "object",
       "properties": {
-        "tx": { "$ref": "#/components/schemas/EncodedBytes" },
+        "tx": { "$ref": "#/components/schemas/EncodedBytesParam" },
         "encoding": { "$ref": "#/components/schemas/BytesEncodingParam" },
       },
       "required": ["tx"],

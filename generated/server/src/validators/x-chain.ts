@@ -8,7 +8,7 @@ export const schemas: Record<string, MethodSchemas> = {
     "params": {
       "type": "object",
       "properties": {
-        "address": { "$ref": "#/components/schemas/AddressOrShortID" },
+        "address": { "$ref": "#/components/schemas/AddressParam" },
         "assetID": { "$ref": "#/components/schemas/AvmAssetIDOrAlias" },
         "cursor": { "$ref": "#/components/schemas/Uint64Param" },
         "pageSize": { "$ref": "#/components/schemas/Uint64Param" },
@@ -29,7 +29,7 @@ export const schemas: Record<string, MethodSchemas> = {
     "params": {
       "type": "object",
       "properties": {
-        "address": { "$ref": "#/components/schemas/AddressOrShortID" },
+        "address": { "$ref": "#/components/schemas/AddressParam" },
         "includePartial": { "type": "boolean" },
       },
       "required": ["address"],
@@ -76,7 +76,7 @@ export const schemas: Record<string, MethodSchemas> = {
     "params": {
       "type": "object",
       "properties": {
-        "address": { "$ref": "#/components/schemas/AddressOrShortID" },
+        "address": { "$ref": "#/components/schemas/AddressParam" },
         "assetID": { "$ref": "#/components/schemas/AvmAssetIDOrAlias" },
         "includePartial": { "type": "boolean" },
       },
@@ -256,7 +256,7 @@ export const schemas: Record<string, MethodSchemas> = {
           "type": "array",
           "minItems": 1,
           "maxItems": 1024,
-          "items": { "$ref": "#/components/schemas/AddressOrShortID" },
+          "items": { "$ref": "#/components/schemas/AddressParam" },
         },
         "limit": { "$ref": "#/components/schemas/Uint32Param" },
         "startIndex": { "$ref": "#/components/schemas/UTXOIndexParam" },
@@ -271,7 +271,7 @@ export const schemas: Record<string, MethodSchemas> = {
     "params": {
       "type": "object",
       "properties": {
-        "tx": { "$ref": "#/components/schemas/EncodedBytes" },
+        "tx": { "$ref": "#/components/schemas/EncodedBytesParam" },
         "encoding": { "$ref": "#/components/schemas/BytesEncodingParam" },
       },
       "required": ["tx"],

@@ -8,7 +8,7 @@ export const schemas: Record<string, MethodSchemas> = {
     "params": {
       "type": "object",
       "properties": {
-        "tx": { "$ref": "#/components/schemas/EncodedBytes" },
+        "tx": { "$ref": "#/components/schemas/EncodedBytesParam" },
         "encoding": { "$ref": "#/components/schemas/BytesEncodingParam" },
       },
       "required": ["tx"],
