@@ -20,7 +20,7 @@ const PROBE_GAS = 500_000n;
  * engine, whose whole run must fit in what is left of the 5 s.
  */
 const SHAPED_PROBE_GAS = 100_000n;
-/** RPCEVMTimeout's default (eth/ethconfig/config.go). */
+/** ethconfig's RPCEVMTimeout (eth/ethconfig/config.go); a v1.14.2 node's default api-max-duration, 0, has none (mock/README.md). */
 export const TIMEOUT_MS = 5_000;
 
 export const quantity = (value: bigint) => `0x${value.toString(16)}`;

@@ -6,9 +6,9 @@
 import { pvm } from '@avalabs/avalanchejs';
 import { createTestClient, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningMockNode, startMockNode } from '../../../mock/node.ts';
-import { cClients, exportEwoqToP } from '../../mock/c-clients.ts';
-import { callRpc } from '../../support/rpc.ts';
+import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { cClients, exportEwoqToP } from './c-clients.ts';
+import { callRpc } from '../support/rpc.ts';
 
 let node: RunningMockNode;
 beforeAll(async () => {
