@@ -44,6 +44,7 @@ function decodeMessage(bytes: Uint8Array, parsed: ParsedValue): Message {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return message;
   let error = false;
   let result = false;
+  let paramsText: string | undefined;
   for (const { key, value, start, end } of parsed.members) {
     const field = foldKey(key);
     if (field === 'JSONRPC' && typeof value === 'string') message.version = value;
@@ -55,13 +56,33 @@ function decodeMessage(bytes: Uint8Array, parsed: ParsedValue): Message {
       // Go's decoder reads each argument into its own type (./params.ts, by the C-Chain document's schemas), so a
       // number comes as JSON reads it, not as the shared reader's stand-in for a refused unsigned integer: a fraction
       // stays one where its schema is `number` (eth_feeHistory's float64 reward percentiles).
-      message.params = JSON.parse(decodeUtf8(bytes.subarray(start, end)));
+      paramsText = decodeUtf8(bytes.subarray(start, end));
+      message.params = JSON.parse(paramsText);
       message.hasParams = true;
     } else if (field === 'ERROR') error = value !== null;
     else if (field === 'RESULT') result = true;
   }
   message.answers = error || result;
+  if (message.method === 'eth_feeHistory' && paramsText !== undefined) message.params = withBlockCountText(paramsText);
   return message;
+}
+
+const MAX_UINT64 = 2n ** 64n - 1n;
+
+/**
+ * eth_feeHistory's params, a blockCount number that Go refuses given as the text written: its math.HexOrDecimal64
+ * parses that text (`1e1`, `1.0`, `-0`, digits past 2^64-1 are "invalid hex or decimal integer"), where JSON.parse
+ * reads a number (./params.ts goHexOrDecimal64 refuses the text).
+ */
+function withBlockCountText(text: string): unknown {
+  const written = new WeakMap<object, string>();
+  const params: unknown = JSON.parse(text, function (this: object, key, value, context?: { source?: string }) {
+    if (key === '0' && typeof value === 'number' && context?.source !== undefined) written.set(this, context.source);
+    return value;
+  });
+  const source = Array.isArray(params) ? written.get(params) : undefined;
+  if (source === undefined || (/^[0-9]+$/.test(source) && BigInt(source) <= MAX_UINT64)) return params;
+  return [source, ...(params as unknown[]).slice(1)];
 }
 
 const validId = (id: string | undefined): id is string => id !== undefined && id[0] !== '{' && id[0] !== '[';

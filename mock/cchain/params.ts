@@ -11,6 +11,7 @@ import type { MethodSpec } from '../../generated/c-chain/server/dist/index.js';
 import { buildModel } from '../../generators/model/build.ts';
 import type { SpecModel } from '../../generators/model/types.ts';
 import { inRange, servedBy } from '../../generators/model/versions.ts';
+import { goQuote } from '../../runtime/server/encode.ts';
 
 /** The Go decoder of one argument: its error text, or undefined when it takes the value. */
 type GoDecoder = (value: unknown) => string | undefined;
@@ -144,9 +145,27 @@ const goUint: GoDecoder = (value) => {
   return HEX.test(raw) ? undefined : wrapped('invalid hex string');
 };
 
+/**
+ * common/math's HexOrDecimal64 (eth_feeHistory's blockCount) reads the text of a string, or of another JSON value as
+ * written, by ParseUint64 (0x and hex digits, else decimal digits; at most 2^64-1; "" is 0), else it is
+ * `invalid hex or decimal integer %q`. A number Go refuses comes as its text (./json-rpc.ts); objects and arrays
+ * are left to the engine.
+ */
+const goHexOrDecimal64: GoDecoder = (value) => {
+  const text = typeof value === 'boolean' ? String(value) : value;
+  if (typeof text !== 'string' || text === '') return undefined;
+  const hex = has0x(text);
+  const digits = hex ? text.slice(2) : text;
+  const valid = digits.length > 0 && (hex ? HEX : DECIMAL).test(digits) && BigInt(hex ? text : digits) <= MAX_UINT64;
+  return valid ? undefined : `invalid hex or decimal integer ${goQuote(text)}`;
+};
+const DECIMAL = /^[0-9]*$/;
+
 /** Arguments whose Go type the document's schema does not tell (its `uint` is several Go types), by method. */
 const BY_METHOD: Record<string, Record<number, GoDecoder>> = {
   // internal/ethapi: GetTransactionByBlock{Hash,Number}AndIndex(ctx, ..., index hexutil.Uint)
+  // FeeHistory(ctx, blockCount math.HexOrDecimal64, ...)
+  eth_feeHistory: { 0: goHexOrDecimal64 },
   eth_getTransactionByBlockHashAndIndex: { 1: goUint },
   eth_getTransactionByBlockNumberAndIndex: { 1: goUint },
   // GetRawTransactionByBlock{Hash,Number}AndIndex(ctx, ..., index hexutil.Uint)

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
-import { callRpc } from '../support/rpc.ts';
+import { callRpc, send } from '../support/rpc.ts';
 import { cClients } from './c-clients.ts';
 
 let node: RunningMockNode;
@@ -19,6 +19,30 @@ beforeAll(async () => {
 afterAll(() => node?.close());
 
 const feeHistory = (params: unknown[]) => callRpc(`${node.url}/ext/bc/C/rpc`, 'eth_feeHistory', params);
+
+describe('eth_feeHistory blockCount', () => {
+  // FeeHistory(ctx, blockCount math.HexOrDecimal64, ...): its UnmarshalJSON hands the literal's text (a string's
+  // without quotes) to ParseUint64, which takes only decimal or 0x-hex digits up to 2^64-1, else
+  // fmt.Errorf("invalid hex or decimal integer %q", input), wrapped as "invalid argument 0: ..." (-32602).
+  const written = async (blockCount: string) => {
+    const body = `{"jsonrpc":"2.0","id":1,"method":"eth_feeHistory","params":[${blockCount},"latest",[50]]}`;
+    return JSON.parse((await send(`${node.url}/ext/bc/C/rpc`, { body })).text);
+  };
+  it.each(['1e1', '1.0', '-0', '-1', '18446744073709551616', '"abc"', '"0x"', '"1e1"', 'true'])(
+    'refuses %s as the node does',
+    async (blockCount) => {
+      const text = blockCount.startsWith('"') ? blockCount.slice(1, -1) : blockCount;
+      expect((await written(blockCount)).error).toEqual({
+        code: -32602,
+        message: `invalid argument 0: invalid hex or decimal integer ${JSON.stringify(text)}`,
+      });
+    },
+  );
+  it('takes a decimal number and a hex string', async () => {
+    expect((await written('2')).result?.gasUsedRatio).toHaveLength(2);
+    expect((await written('"0x2"')).result?.gasUsedRatio).toHaveLength(2);
+  });
+});
 
 describe('eth_feeHistory percentiles and range', () => {
   // FeeHistory(ctx, blockCount, lastBlock, rewardPercentiles []float64): a fractional percentile is an ordinary
