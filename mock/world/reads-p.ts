@@ -5,6 +5,7 @@
 import { isConnected, uptimeFrom } from './uptime.ts';
 import { createHash } from 'node:crypto';
 import { gasPrice } from './fees.ts';
+import { writeGoJson } from './json-go.ts';
 import { EMPTY_ID } from './networks.ts';
 import {
   type Params,
@@ -26,6 +27,7 @@ import {
   utxoRef,
 } from './reads.ts';
 import { accruedDelegateeReward } from './reward.ts';
+import { RawJson } from '../../runtime/server/rpc.ts';
 import { delegatorsOf, validatorSet, validatorsOf } from './stakers.ts';
 import type { L1Validator, Staker } from './types.ts';
 import { cb58Decode } from '../../generators/formats.ts';
@@ -49,6 +51,17 @@ function encodeOr(bytes: Uint8Array, encoding: string, context: string): string 
 }
 /** avajson.Float32 with four decimals, as the node writes percentages. */
 const percent = (ppm: number) => (ppm / 10000).toFixed(4);
+
+/**
+ * An answer of Go uint64 fields: plain numbers while each fits a double exactly, else written here (a price capped at
+ * 2^64-1 is 18446744073709551615 on the node's wire, not the double nearest it).
+ */
+function uint64Fields(fields: Record<string, bigint | string>): unknown {
+  const values = Object.values(fields);
+  if (values.some((v) => typeof v === 'bigint' && v > BigInt(Number.MAX_SAFE_INTEGER)))
+    return RawJson.verbatim(writeGoJson(fields));
+  return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v]));
+}
 
 export function pChainReads(world: World, types: TxTypes) {
   const avax = world.network.avaxAssetID;
@@ -341,12 +354,12 @@ export function pChainReads(world: World, types: TxTypes) {
     },
     getFeeState: () => {
       const s = world.feeState.get();
-      return {
-        capacity: Number(s.capacity),
-        excess: Number(s.excess),
-        price: Number(gasPrice(world.config.fee.minPrice, s.excess, world.config.fee.excessConversionConstant)),
+      return uint64Fields({
+        capacity: s.capacity,
+        excess: s.excess,
+        price: gasPrice(world.config.fee.minPrice, s.excess, world.config.fee.excessConversionConstant),
         timestamp: rfc3339(s.timestamp),
-      };
+      });
     },
     getValidatorFeeConfig: () => {
       const f = world.config.validatorFee;
@@ -360,11 +373,11 @@ export function pChainReads(world: World, types: TxTypes) {
     getValidatorFeeState: () => {
       const s = world.validatorFeeState.get();
       const f = world.config.validatorFee;
-      return {
-        excess: Number(s.excess),
-        price: Number(gasPrice(f.minPrice, s.excess, f.excessConversionConstant)),
+      return uint64Fields({
+        excess: s.excess,
+        price: gasPrice(f.minPrice, s.excess, f.excessConversionConstant),
         timestamp: rfc3339(s.timestamp),
-      };
+      });
     },
     getL1Validator: (p) => {
       const id = String(p.validationID ?? '');

@@ -17,6 +17,7 @@ import { buildWorld } from '../../mock/world/genesis.ts';
 import { idOf } from '../../mock/world/codec.ts';
 import { TX_TYPES } from '../../mock/engine/handlers.ts';
 import { pChainReads } from '../../mock/world/reads-p.ts';
+import { RawJson } from '../../runtime/server/rpc.ts';
 import type { World } from '../../mock/world/world.ts';
 
 const recipient = new Uint8Array(20).fill(9);
@@ -145,6 +146,19 @@ describe('P-Chain fee state', () => {
     expect(advanceGasState(state, config, 3n)).toEqual({ capacity: config.maxCapacity, excess: 0n, timestamp: 103n });
     expect(() => consumeGas({ ...state, capacity: 9n }, 10n)).toThrow(/^insufficient capacity$/);
     expect(consumeGas(state, 5n)).toMatchObject({ capacity: config.maxCapacity - 10n, excess: 12n });
+  });
+
+  it('a price capped at 2^64-1 is written exactly, as the node writes its uint64 (not the double nearest it)', () => {
+    const s = world.feeState.get();
+    world.feeState.set({ ...s, excess: 100_000_000n });
+    world.validatorFeeState.set({ ...world.validatorFeeState.get(), excess: 100_000_000n });
+    const reads = pChainReads(world, TX_TYPES);
+    for (const answer of [reads.getFeeState(), reads.getValidatorFeeState()]) {
+      expect(answer).toBeInstanceOf(RawJson);
+      expect((answer as RawJson).json).toMatch(
+        /^\{[^}]*"excess":100000000,"price":18446744073709551615,"timestamp":"[^"]+"\}$/,
+      );
+    }
   });
 });
 
