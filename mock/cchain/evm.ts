@@ -437,14 +437,14 @@ export class CChain {
     const timestamp = BigInt(block.timestamp);
     const height = Number(block.number);
     const parent = this.fees[height - 1];
-    const extra = corethExtraOf(this.world, block, atomic, parent, this.release);
     const state = parent
       ? this.rules.after(
           this.rules.before(parent.state, parent.timestamp, timestamp),
           BigInt(block.gasUsed),
-          extra.atomicGas,
+          atomic?.gasUsed ?? 0n,
         )
       : this.rules.genesis(timestamp);
+    const extra = corethExtraOf(this.world, block, atomic, parent, state, this.release);
     const baseFee = BigInt(block.baseFeePerGas ?? '0x0');
     const tips = block.transactions.map((tx) => {
       const cap = BigInt(tx.maxFeePerGas ?? tx.gasPrice ?? '0x0') - baseFee;
