@@ -40,6 +40,12 @@ const TARGET_BLOCK_RATE = 2n;
 const quantity = (n: bigint) => `0x${n.toString(16)}`;
 const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
 const ZERO_HASH = `0x${'0'.repeat(64)}`;
+/**
+ * What PREVRANDAO reads on coreth: since Shanghai, the block context's Random is the header's Difficulty
+ * (core/evm.go hooks OverrideNewEVMArgs), which the dummy engine makes 1. The engine reads its block's mixHash,
+ * which the mock sets to this before each block (./evm.ts); coreth's answered mixHash stays the zero hash.
+ */
+export const CORETH_PREVRANDAO = `0x${'00'.repeat(31)}01`;
 /** The genesis files' `extraData` (genesis/genesis_{local,fuji,mainnet}.json cChainGenesis), which Genesis.toBlock writes. */
 const GENESIS_EXTRA = Uint8Array.of(0);
 /** An empty predicate.BlockResults as its codec writes it: version 0 (2 bytes), a map of 0 entries (4 bytes). */

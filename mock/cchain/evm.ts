@@ -10,7 +10,7 @@ import { edr as requireEdr } from '../shared/edr.ts';
 import { acceptIntoIndexes } from '../world/indexer.ts';
 import type { CChainEdit, World } from '../world/world.ts';
 import { type RpcBlock, blockIDOf, useNativeKeccak } from './blocks.ts';
-import { type CorethExtra, corethBlockBytes, corethExtraOf } from './coreth-block.ts';
+import { CORETH_PREVRANDAO, type CorethExtra, corethBlockBytes, corethExtraOf } from './coreth-block.ts';
 import { CHECK_BLOCKS, FeeRules, type TipInfo } from './fees.ts';
 import { withCorethLogs } from './filter-criteria.ts';
 import { INITIAL_BASE_FEE } from './fees-window.ts';
@@ -349,6 +349,7 @@ export class CChain {
    */
   private setNextBlock(): void {
     this.defer('hardhat_setNextBlockBaseFeePerGas', [hex(this.nextBaseFee())]);
+    this.defer('hardhat_setPrevRandao', [CORETH_PREVRANDAO]);
     this.deferNextBlockTime();
   }
 
