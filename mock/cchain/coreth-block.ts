@@ -163,7 +163,7 @@ export function corethExtraOf(
  * The header fields coreth adds, in the engine's block or header `fields` (modified in place and returned), and
  * coreth's `hash` and `parentHash`: extDataHash always; extDataGasUsed and blockGasCost from AP4;
  * timestampMilliseconds and minDelayExcess from Granite; totalDifficulty the height. The engine's Ethereum fields
- * coreth sets otherwise: difficulty 1 (the dummy engine's Prepare), the zero mixHash (never set by the miner), the
+ * coreth sets otherwise: difficulty 1 (the dummy engine's Prepare; the genesis file's 0 at genesis), the zero mixHash (never set by the miner), the
  * zero parentBeaconBlockRoot (the miner's beaconRoot, Cancun's, the genesis's too), coreth's Extra, and no
  * withdrawalsRoot or withdrawals (a coreth header has no WithdrawalsHash, RPCMarshalBlock writes none).
  */
@@ -182,7 +182,8 @@ export function withCorethHeader(
     if (extra.headerExtra) fields.extraData = hex(extra.headerExtra);
   }
   if (!extra?.fromSource) {
-    fields.difficulty = '0x1';
+    // The genesis's is the genesis file's, 0x0 (core/genesis.go Genesis.toBlock).
+    fields.difficulty = height === 0n ? '0x0' : '0x1';
     fields.mixHash = ZERO_HASH;
     if (fields.parentBeaconBlockRoot !== undefined) fields.parentBeaconBlockRoot = ZERO_HASH;
   }

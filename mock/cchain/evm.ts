@@ -112,6 +112,12 @@ const ignore = (): void => undefined;
 
 export class CChain {
   private genesisCache: CGenesis | undefined;
+  /** The Ethereum fork the engine was made with (its rules at the world's time then). */
+  private engineHardfork: 'cancun' | 'shanghai' | 'london' = 'cancun';
+  /** Whether coreth's PREVRANDAO reads the header's Difficulty, as it does since Shanghai (core/evm.go). */
+  get randomIsDifficulty(): boolean {
+    return this.engineHardfork !== 'london';
+  }
   private provider: Promise<Provider> | undefined;
   /** An engine made while the node idled, and the text of the config it was made with (`prepare`). */
   private spare?: { config: string; engine: Promise<NewEngine> };
@@ -250,6 +256,7 @@ export class CChain {
     const genesis = this.genesis;
     const time = this.world.time.get();
     const gasLimit = this.rules.gasLimit(time);
+    this.engineHardfork = this.rules.hardfork(time);
     return {
       allowBlocksWithSameTimestamp: true,
       allowUnlimitedContractSize: false,
@@ -265,7 +272,7 @@ export class CChain {
         ...(a.code ? { code: Buffer.from(a.code.slice(2), 'hex') } : {}),
       })),
       // coreth enables Cancun with Etna; it has no later Ethereum fork.
-      hardfork: this.rules.hardfork(time),
+      hardfork: this.engineHardfork,
       initialBaseFeePerGas: INITIAL_BASE_FEE,
       minGasPrice: 0n,
       mining: {
@@ -349,7 +356,7 @@ export class CChain {
    */
   private setNextBlock(): void {
     this.defer('hardhat_setNextBlockBaseFeePerGas', [hex(this.nextBaseFee())]);
-    this.defer('hardhat_setPrevRandao', [CORETH_PREVRANDAO]);
+    if (this.randomIsDifficulty) this.defer('hardhat_setPrevRandao', [CORETH_PREVRANDAO]);
     this.deferNextBlockTime();
   }
 

@@ -113,7 +113,7 @@ export async function replayChain(chain: CChain, provider: Provider): Promise<bo
     await chain.call(provider, 'evm_setNextBlockTimestamp', [quantity(header[11]!)]);
     // coreth's header: the base fee follows ExtDataHash.
     await chain.call(provider, 'hardhat_setNextBlockBaseFeePerGas', [quantity(header[16]!)]);
-    await chain.call(provider, 'hardhat_setPrevRandao', [CORETH_PREVRANDAO]);
+    if (chain.randomIsDifficulty) await chain.call(provider, 'hardhat_setPrevRandao', [CORETH_PREVRANDAO]);
     for (const tx of txs) await resend(chain, provider, tx);
     await chain.call(provider, 'evm_mine');
     const block = (await chain.call(provider, 'eth_getBlockByNumber', [`0x${(i + 1).toString(16)}`, true])) as RpcBlock;

@@ -161,8 +161,12 @@ describe("the C-Chain's blocks by coreth's hashes", () => {
       const block = await rpc(node.url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false]);
       expect(block.hash).toBe(corethHash(block));
       expect(block.parentHash).toBe(parent?.hash ?? ZERO);
-      // coreth's header, not the engine's: difficulty 1, the zero mixHash, no withdrawals root.
-      expect([block.difficulty, block.mixHash, block.withdrawalsRoot]).toEqual(['0x1', ZERO, undefined]);
+      // coreth's header, not the engine's: difficulty 1 (the genesis file's 0), the zero mixHash, no withdrawals root.
+      expect([block.difficulty, block.mixHash, block.withdrawalsRoot]).toEqual([
+        n === 0 ? '0x0' : '0x1',
+        ZERO,
+        undefined,
+      ]);
       expect(await rpc(node.url, 'eth_getBlockByHash', [block.hash, false])).toEqual(block);
       const header = await rpc(node.url, 'eth_getHeaderByHash', [block.hash]);
       expect(header.hash).toBe(block.hash);

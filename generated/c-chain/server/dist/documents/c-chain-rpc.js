@@ -1432,14 +1432,14 @@ export const cChainRpcDocument = {
           "params": [
             {
               "name": "Block hash",
-              "value": "0xf4866a56dab65e8f1cf6ced1207508628257b440ce2d8efcc3bc0689789a1f67",
+              "value": "0x6cda42ac010798cbd41ffc583b61a4c6b25914773fb90901efa8714c0498bc55",
             },
             { "name": "Hydrated transactions", "value": false },
           ],
           "result": {
             "name": "Block information",
             "value": {
-              "hash": "0xf4866a56dab65e8f1cf6ced1207508628257b440ce2d8efcc3bc0689789a1f67",
+              "hash": "0x6cda42ac010798cbd41ffc583b61a4c6b25914773fb90901efa8714c0498bc55",
               "parentHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
               "sha3Uncles": "0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347",
               "stateRoot": "0x275cf305b6494e020a03167b7c3ca616ae5058aa56537b523a4deb754f4327f6",
@@ -1456,7 +1456,7 @@ export const cChainRpcDocument = {
                 "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" +
                 "0000000000000000000000000",
               "timestamp": "0x66949ec0",
-              "difficulty": "0x1",
+              "difficulty": "0x0",
               "totalDifficulty": "0x0",
               "uncles": [],
               "transactions": [],
@@ -1532,7 +1532,7 @@ export const cChainRpcDocument = {
           "result": {
             "name": "Block information",
             "value": {
-              "hash": "0xf4866a56dab65e8f1cf6ced1207508628257b440ce2d8efcc3bc0689789a1f67",
+              "hash": "0x6cda42ac010798cbd41ffc583b61a4c6b25914773fb90901efa8714c0498bc55",
               "parentHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
               "sha3Uncles": "0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347",
               "stateRoot": "0x275cf305b6494e020a03167b7c3ca616ae5058aa56537b523a4deb754f4327f6",
@@ -1549,7 +1549,7 @@ export const cChainRpcDocument = {
                 "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" +
                 "0000000000000000000000000",
               "timestamp": "0x66949ec0",
-              "difficulty": "0x1",
+              "difficulty": "0x0",
               "totalDifficulty": "0x0",
               "uncles": [],
               "transactions": [],
