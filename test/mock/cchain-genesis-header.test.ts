@@ -6,7 +6,8 @@
  * is active at the genesis time (local: every upgrade at 2020-12-05, the genesis's own time), Genesis.toBlock sets
  * `head.ParentBeaconRoot = new(common.Hash)`, the zero hash ("EIP-4788: the parentBeaconBlockRoot of the genesis block
  * is always the zero hash"). The genesis file's `difficulty` is "0x0", which toBlock keeps.
- * The mock's genesis time is the world's, not the file's (mock/README.md "Not simulated"), so its time is not tested.
+ * The mock's genesis time is the file's on `local`; on Fuji and Mainnet (time 0, before every upgrade) the world's
+ * start (mock/README.md "Not simulated").
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
@@ -29,6 +30,13 @@ describe('the C-Chain genesis block is the genesis file', () => {
         difficulty: 0n,
       });
     });
+
+  it("local: block 0 has the genesis file's timestamp, 0x5FCB13D0", async () => {
+    const node = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
+    nodes.push(node);
+    const { pub } = cClients(node.url);
+    expect((await pub.getBlock({ blockNumber: 0n })).timestamp).toBe(0x5fcb13d0n);
+  });
 
   it('local: block 0 has the zero mixHash and the zero parentBeaconBlockRoot', async () => {
     const node = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });

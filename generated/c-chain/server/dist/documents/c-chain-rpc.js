@@ -1432,14 +1432,14 @@ export const cChainRpcDocument = {
           "params": [
             {
               "name": "Block hash",
-              "value": "0x6cda42ac010798cbd41ffc583b61a4c6b25914773fb90901efa8714c0498bc55",
+              "value": "0x8b6e69128df7378ffc49c7d06380c6ccb9516fbd538e8ec4424e3180e881261a",
             },
             { "name": "Hydrated transactions", "value": false },
           ],
           "result": {
             "name": "Block information",
             "value": {
-              "hash": "0x6cda42ac010798cbd41ffc583b61a4c6b25914773fb90901efa8714c0498bc55",
+              "hash": "0x8b6e69128df7378ffc49c7d06380c6ccb9516fbd538e8ec4424e3180e881261a",
               "parentHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
               "sha3Uncles": "0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347",
               "stateRoot": "0x275cf305b6494e020a03167b7c3ca616ae5058aa56537b523a4deb754f4327f6",
@@ -1455,7 +1455,7 @@ export const cChainRpcDocument = {
                 "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" +
                 "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" +
                 "0000000000000000000000000",
-              "timestamp": "0x66949ec0",
+              "timestamp": "0x5fcb13d0",
               "difficulty": "0x0",
               "totalDifficulty": "0x0",
               "uncles": [],
@@ -1471,7 +1471,7 @@ export const cChainRpcDocument = {
               "extDataHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
               "extDataGasUsed": "0x0",
               "blockGasCost": "0x0",
-              "timestampMilliseconds": "0x190b48c1e00",
+              "timestampMilliseconds": "0x17631456480",
               "minDelayExcess": "0x799d4c",
               "blockExtraData": "0x",
             },
@@ -1532,7 +1532,7 @@ export const cChainRpcDocument = {
           "result": {
             "name": "Block information",
             "value": {
-              "hash": "0x6cda42ac010798cbd41ffc583b61a4c6b25914773fb90901efa8714c0498bc55",
+              "hash": "0x8b6e69128df7378ffc49c7d06380c6ccb9516fbd538e8ec4424e3180e881261a",
               "parentHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
               "sha3Uncles": "0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347",
               "stateRoot": "0x275cf305b6494e020a03167b7c3ca616ae5058aa56537b523a4deb754f4327f6",
@@ -1548,7 +1548,7 @@ export const cChainRpcDocument = {
                 "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" +
                 "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" +
                 "0000000000000000000000000",
-              "timestamp": "0x66949ec0",
+              "timestamp": "0x5fcb13d0",
               "difficulty": "0x0",
               "totalDifficulty": "0x0",
               "uncles": [],
@@ -1564,7 +1564,7 @@ export const cChainRpcDocument = {
               "extDataHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
               "extDataGasUsed": "0x0",
               "blockGasCost": "0x0",
-              "timestampMilliseconds": "0x190b48c1e00",
+              "timestampMilliseconds": "0x17631456480",
               "minDelayExcess": "0x799d4c",
               "blockExtraData": "0x",
             },
