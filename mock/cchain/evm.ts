@@ -282,10 +282,8 @@ export class CChain {
       },
       network: fork ?? {
         genesisBlockGasLimit: genesis.gasLimit,
-        // A replayed chain's genesis is the saved one's; else local's is its genesis file's (all upgrades active then),
-        // Fuji's and Mainnet's the world's start (theirs, 0, is before every upgrade, which the engine cannot build).
-        genesisBlockTime:
-          this.world.preForkGenesis.get('C')?.timestamp ?? (this.world.network.name === 'local' ? 0x5fcb13d0n : time),
+        // A replayed chain's genesis is the saved one's; else the genesis file's time where it can be, or the world's.
+        genesisBlockTime: this.world.preForkGenesis.get('C')?.timestamp ?? genesis.timestamp ?? time,
       },
       networkId: genesis.chainID,
       observability: {},
