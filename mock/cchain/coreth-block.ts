@@ -11,6 +11,7 @@ import { ruleActive } from './rules.ts';
 import type { World } from '../world/world.ts';
 import { type CorethBlock, type RpcBlock, blockBytes, headerHash, keccakHex } from './blocks.ts';
 import type { AtomicExtra, CChain } from './evm.ts';
+import type { FeeState } from './fees.ts';
 
 /** What coreth adds to a block of the engine's, kept per height (./evm.ts). */
 export interface CorethExtra {
@@ -26,6 +27,8 @@ export interface CorethExtra {
   engineHash: `0x${string}`;
   /** A block of a fork source's history (up to the fork point), under the hash the source gave it. */
   fromSource: boolean;
+  /** The header's Extra as coreth writes it (headerExtraOf); undefined for a fork source's block (the engine's). */
+  headerExtra: Uint8Array | undefined;
 }
 
 /** acp226.InitialDelayExcess: the min delay excess every Granite block carries while no builder asks another. */
@@ -37,6 +40,42 @@ const TARGET_BLOCK_RATE = 2n;
 const quantity = (n: bigint) => `0x${n.toString(16)}`;
 const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
 const ZERO_HASH = `0x${'0'.repeat(64)}`;
+/**
+ * What PREVRANDAO reads on coreth: since Shanghai, the block context's Random is the header's Difficulty
+ * (core/evm.go hooks OverrideNewEVMArgs), which the dummy engine makes 1. The engine reads its block's mixHash,
+ * which the mock sets to this before each block (./evm.ts); coreth's answered mixHash stays the zero hash.
+ */
+export const CORETH_PREVRANDAO = `0x${'00'.repeat(31)}01`;
+/** The genesis files' `extraData` (genesis/genesis_{local,fuji,mainnet}.json cChainGenesis), which Genesis.toBlock writes. */
+const GENESIS_EXTRA = Uint8Array.of(0);
+/** An empty predicate.BlockResults as its codec writes it: version 0 (2 bytes), a map of 0 entries (4 bytes). */
+const NO_PREDICATE_RESULTS = new Uint8Array(6);
+
+const uint64s = (values: bigint[]) => {
+  const bytes = Buffer.alloc(values.length * 8);
+  values.forEach((value, i) => bytes.writeBigUInt64BE(value, i * 8));
+  return new Uint8Array(bytes);
+};
+
+/**
+ * A block's Extra as coreth builds it: customheader.ExtraPrefix (consensus/dummy FinalizeAndAssemble), the ACP-176
+ * state after the block since Fortuna (acp176 State.Bytes: capacity, excess, target excess, which the mock never
+ * moves from 0), the fee window since AP3 (10 × 8 bytes), nothing before; then, since Durango, the block's predicate
+ * results (miner/worker.go commit; no tx of the mock's has predicates). The genesis's is the genesis file's.
+ */
+export function headerExtraOf(world: World, height: bigint, state: FeeState, release?: string): Uint8Array {
+  if (height === 0n) return GENESIS_EXTRA;
+  const timestamp = state.kind === 'window' ? state.time : undefined;
+  const prefix =
+    state.kind === 'acp176'
+      ? uint64s([state.capacity, state.excess, 0n])
+      : timestamp !== undefined && ruleActive(world, release, 'apricotPhase3', timestamp)
+        ? uint64s(state.window)
+        : new Uint8Array();
+  const durango =
+    state.kind === 'acp176' || (timestamp !== undefined && ruleActive(world, release, 'durango', timestamp));
+  return durango ? new Uint8Array([...prefix, ...NO_PREDICATE_RESULTS]) : prefix;
+}
 
 /** calcBlockGasCost: the parent's cost (the minimum, 0, when it has none) moved by `step` a second from the 2 s target. */
 export function stepBlockGasCost(
@@ -94,6 +133,7 @@ export function corethExtraOf(
   block: RpcBlock,
   atomic: AtomicExtra | undefined,
   parent: { extra: CorethExtra; timestamp: bigint } | undefined,
+  state: FeeState,
   release?: string,
 ): CorethExtra {
   const extra: CorethExtra = {
@@ -110,8 +150,10 @@ export function corethExtraOf(
     engineHash: block.hash,
     // The world's fork read as fork/lazy.ts's `forkOf` reads it, without loading the fork's modules in a node that is none.
     fromSource: BigInt(block.number) <= ((world.fork as Fork | undefined)?.source.cHeight ?? -1n),
+    headerExtra: undefined,
   };
   if (extra.fromSource) return extra;
+  extra.headerExtra = headerExtraOf(world, BigInt(block.number), state, release);
   extra.parentHash = parent?.extra.hash ?? block.parentHash;
   extra.hash = headerHash(withCorethHeader(world, { ...block }, extra, release) as unknown as CorethBlock);
   return extra;
@@ -120,9 +162,10 @@ export function corethExtraOf(
 /**
  * The header fields coreth adds, in the engine's block or header `fields` (modified in place and returned), and
  * coreth's `hash` and `parentHash`: extDataHash always; extDataGasUsed and blockGasCost from AP4;
- * timestampMilliseconds and minDelayExcess from Granite; totalDifficulty the height (coreth's difficulty is always 1).
- * The engine's withdrawalsRoot and withdrawals stay, though coreth writes neither (coreth's hash does not cover
- * them): an engine forking this node reads the root.
+ * timestampMilliseconds and minDelayExcess from Granite; totalDifficulty the height. The engine's Ethereum fields
+ * coreth sets otherwise: difficulty 1 (the dummy engine's Prepare; the genesis file's 0 at genesis), the zero mixHash (never set by the miner), the
+ * zero parentBeaconBlockRoot (the miner's beaconRoot, Cancun's, the genesis's too), coreth's Extra, and no
+ * withdrawalsRoot or withdrawals (a coreth header has no WithdrawalsHash, RPCMarshalBlock writes none).
  */
 function withCorethHeader(
   world: World,
@@ -136,7 +179,16 @@ function withCorethHeader(
   if (extra) {
     fields.hash = extra.hash;
     fields.parentHash = extra.parentHash;
+    if (extra.headerExtra) fields.extraData = hex(extra.headerExtra);
   }
+  if (!extra?.fromSource) {
+    // The genesis's is the genesis file's, 0x0 (core/genesis.go Genesis.toBlock).
+    fields.difficulty = height === 0n ? '0x0' : '0x1';
+    fields.mixHash = ZERO_HASH;
+    if (fields.parentBeaconBlockRoot !== undefined) fields.parentBeaconBlockRoot = ZERO_HASH;
+  }
+  delete fields.withdrawalsRoot;
+  delete fields.withdrawals;
   fields.extDataHash = extDataHashOf(height, extData);
   if (extra?.blockGasCost !== undefined) {
     fields.extDataGasUsed = quantity(extra.atomicGas);

@@ -10,7 +10,7 @@ import { edr as requireEdr } from '../shared/edr.ts';
 import { acceptIntoIndexes } from '../world/indexer.ts';
 import type { CChainEdit, World } from '../world/world.ts';
 import { type RpcBlock, blockIDOf, useNativeKeccak } from './blocks.ts';
-import { type CorethExtra, corethBlockBytes, corethExtraOf } from './coreth-block.ts';
+import { CORETH_PREVRANDAO, type CorethExtra, corethBlockBytes, corethExtraOf } from './coreth-block.ts';
 import { CHECK_BLOCKS, FeeRules, type TipInfo } from './fees.ts';
 import { withCorethLogs } from './filter-criteria.ts';
 import { INITIAL_BASE_FEE } from './fees-window.ts';
@@ -112,6 +112,12 @@ const ignore = (): void => undefined;
 
 export class CChain {
   private genesisCache: CGenesis | undefined;
+  /** The Ethereum fork the engine was made with (its rules at the world's time then). */
+  private engineHardfork: 'cancun' | 'shanghai' | 'london' = 'cancun';
+  /** Whether coreth's PREVRANDAO reads the header's Difficulty, as it does since Shanghai (core/evm.go). */
+  get randomIsDifficulty(): boolean {
+    return this.engineHardfork !== 'london';
+  }
   private provider: Promise<Provider> | undefined;
   /** An engine made while the node idled, and the text of the config it was made with (`prepare`). */
   private spare?: { config: string; engine: Promise<NewEngine> };
@@ -255,6 +261,7 @@ export class CChain {
     const genesis = this.genesis;
     const time = this.world.time.get();
     const gasLimit = this.rules.gasLimit(time);
+    this.engineHardfork = this.rules.hardfork(time);
     return {
       allowBlocksWithSameTimestamp: true,
       allowUnlimitedContractSize: false,
@@ -270,7 +277,7 @@ export class CChain {
         ...(a.code ? { code: Buffer.from(a.code.slice(2), 'hex') } : {}),
       })),
       // coreth enables Cancun with Etna; it has no later Ethereum fork.
-      hardfork: this.rules.hardfork(time),
+      hardfork: this.engineHardfork,
       initialBaseFeePerGas: INITIAL_BASE_FEE,
       minGasPrice: 0n,
       mining: {
@@ -280,8 +287,8 @@ export class CChain {
       },
       network: fork ?? {
         genesisBlockGasLimit: genesis.gasLimit,
-        // A replayed chain's genesis is the saved one's.
-        genesisBlockTime: this.world.preForkGenesis.get('C')?.timestamp ?? time,
+        // A replayed chain's genesis is the saved one's; else the genesis file's time where it can be, or the world's.
+        genesisBlockTime: this.world.preForkGenesis.get('C')?.timestamp ?? genesis.timestamp ?? time,
       },
       networkId: genesis.chainID,
       observability: {},
@@ -354,6 +361,7 @@ export class CChain {
    */
   private setNextBlock(): void {
     this.defer('hardhat_setNextBlockBaseFeePerGas', [hex(this.nextBaseFee())]);
+    if (this.randomIsDifficulty) this.defer('hardhat_setPrevRandao', [CORETH_PREVRANDAO]);
     this.deferNextBlockTime();
   }
 
@@ -442,14 +450,14 @@ export class CChain {
     const timestamp = BigInt(block.timestamp);
     const height = Number(block.number);
     const parent = this.fees[height - 1];
-    const extra = corethExtraOf(this.world, block, atomic, parent, this.release);
     const state = parent
       ? this.rules.after(
           this.rules.before(parent.state, parent.timestamp, timestamp),
           BigInt(block.gasUsed),
-          extra.atomicGas,
+          atomic?.gasUsed ?? 0n,
         )
       : this.rules.genesis(timestamp);
+    const extra = corethExtraOf(this.world, block, atomic, parent, state, this.release);
     const baseFee = BigInt(block.baseFeePerGas ?? '0x0');
     const tips = block.transactions.map((tx) => {
       const cap = BigInt(tx.maxFeePerGas ?? tx.gasPrice ?? '0x0') - baseFee;

@@ -32,6 +32,11 @@ export interface CGenesis {
   alloc: Allocation[];
   /** The genesis block's gas limit (0x5f5e100 in all three files). */
   gasLimit: bigint;
+  /**
+   * The genesis file's time where the engine can build the genesis then: local's, 0x5FCB13D0, when every upgrade is
+   * active; not Fuji's or Mainnet's, 0, before every upgrade (no base fee, no Cancun fields).
+   */
+  timestamp: bigint | undefined;
 }
 
 /** Keys' EVM addresses, process-wide: every node of a test suite funds the same seed's accounts. */
@@ -57,5 +62,10 @@ export function cGenesis(world: World): CGenesis {
       : [{ address: '0100000000000000000000000000000000000000', balance: 0n, code: NATIVE_ASSET_CALL }];
   for (const account of world.accounts)
     alloc.push({ address: ethAddressOf(account.privateKey), balance: ACCOUNT_FUNDS * X2C_RATE });
-  return { chainID: cChainIDOf(world), alloc, gasLimit: 0x5f5e100n };
+  return {
+    chainID: cChainIDOf(world),
+    alloc,
+    gasLimit: 0x5f5e100n,
+    timestamp: name === 'local' ? 0x5fcb13d0n : undefined,
+  };
 }

@@ -10,6 +10,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { Provider } from '@nomicfoundation/edr';
 import { decodeAtomic, gasUsed } from './atomic.ts';
 import type { RpcBlock } from './blocks.ts';
+import { CORETH_PREVRANDAO } from './coreth-block.ts';
 import type { World } from '../world/world.ts';
 import { type CChain, editRequests } from './evm.ts';
 
@@ -112,7 +113,7 @@ export async function replayChain(chain: CChain, provider: Provider): Promise<bo
     await chain.call(provider, 'evm_setNextBlockTimestamp', [quantity(header[11]!)]);
     // coreth's header: the base fee follows ExtDataHash.
     await chain.call(provider, 'hardhat_setNextBlockBaseFeePerGas', [quantity(header[16]!)]);
-    await chain.call(provider, 'hardhat_setPrevRandao', [hex(header[13]!)]);
+    if (chain.randomIsDifficulty) await chain.call(provider, 'hardhat_setPrevRandao', [CORETH_PREVRANDAO]);
     for (const tx of txs) await resend(chain, provider, tx);
     await chain.call(provider, 'evm_mine');
     const block = (await chain.call(provider, 'eth_getBlockByNumber', [`0x${(i + 1).toString(16)}`, true])) as RpcBlock;

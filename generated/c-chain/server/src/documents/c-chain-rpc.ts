@@ -1435,14 +1435,14 @@ export const cChainRpcDocument: OpenrpcDocument = {
           "params": [
             {
               "name": "Block hash",
-              "value": "0xa3fcd45c395bdcce83391b5466ddaa80dbbfc0b663ee8ff67b79a6b3dac4ba20",
+              "value": "0x8b6e69128df7378ffc49c7d06380c6ccb9516fbd538e8ec4424e3180e881261a",
             },
             { "name": "Hydrated transactions", "value": false },
           ],
           "result": {
             "name": "Block information",
             "value": {
-              "hash": "0xa3fcd45c395bdcce83391b5466ddaa80dbbfc0b663ee8ff67b79a6b3dac4ba20",
+              "hash": "0x8b6e69128df7378ffc49c7d06380c6ccb9516fbd538e8ec4424e3180e881261a",
               "parentHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
               "sha3Uncles": "0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347",
               "stateRoot": "0x275cf305b6494e020a03167b7c3ca616ae5058aa56537b523a4deb754f4327f6",
@@ -1451,32 +1451,30 @@ export const cChainRpcDocument: OpenrpcDocument = {
               "number": "0x0",
               "gasUsed": "0x0",
               "gasLimit": "0x5f5e100",
-              "extraData": "0x1234",
+              "extraData": "0x00",
               "logsBloom": "0x000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" +
                 "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" +
                 "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" +
                 "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" +
                 "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" +
                 "0000000000000000000000000",
-              "timestamp": "0x66949ec0",
+              "timestamp": "0x5fcb13d0",
               "difficulty": "0x0",
               "totalDifficulty": "0x0",
               "uncles": [],
               "transactions": [],
-              "size": "0x258",
-              "mixHash": "0x53c5ae3ce8eefbfad3aca77e5f4e1b19a949b04e2e5ce7a24fbb64422f14f0bf",
+              "size": "0x256",
+              "mixHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
               "nonce": "0x0000000000000000",
               "baseFeePerGas": "0x34630b8a00",
               "miner": "0x0000000000000000000000000000000000000000",
-              "withdrawals": [],
-              "withdrawalsRoot": "0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421",
               "blobGasUsed": "0x0",
               "excessBlobGas": "0x0",
               "parentBeaconBlockRoot": "0x0000000000000000000000000000000000000000000000000000000000000000",
               "extDataHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
               "extDataGasUsed": "0x0",
               "blockGasCost": "0x0",
-              "timestampMilliseconds": "0x190b48c1e00",
+              "timestampMilliseconds": "0x17631456480",
               "minDelayExcess": "0x799d4c",
               "blockExtraData": "0x",
             },
@@ -1537,7 +1535,7 @@ export const cChainRpcDocument: OpenrpcDocument = {
           "result": {
             "name": "Block information",
             "value": {
-              "hash": "0xa3fcd45c395bdcce83391b5466ddaa80dbbfc0b663ee8ff67b79a6b3dac4ba20",
+              "hash": "0x8b6e69128df7378ffc49c7d06380c6ccb9516fbd538e8ec4424e3180e881261a",
               "parentHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
               "sha3Uncles": "0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347",
               "stateRoot": "0x275cf305b6494e020a03167b7c3ca616ae5058aa56537b523a4deb754f4327f6",
@@ -1546,32 +1544,30 @@ export const cChainRpcDocument: OpenrpcDocument = {
               "number": "0x0",
               "gasUsed": "0x0",
               "gasLimit": "0x5f5e100",
-              "extraData": "0x1234",
+              "extraData": "0x00",
               "logsBloom": "0x000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" +
                 "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" +
                 "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" +
                 "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" +
                 "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" +
                 "0000000000000000000000000",
-              "timestamp": "0x66949ec0",
+              "timestamp": "0x5fcb13d0",
               "difficulty": "0x0",
               "totalDifficulty": "0x0",
               "uncles": [],
               "transactions": [],
-              "size": "0x258",
-              "mixHash": "0x53c5ae3ce8eefbfad3aca77e5f4e1b19a949b04e2e5ce7a24fbb64422f14f0bf",
+              "size": "0x256",
+              "mixHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
               "nonce": "0x0000000000000000",
               "baseFeePerGas": "0x34630b8a00",
               "miner": "0x0000000000000000000000000000000000000000",
-              "withdrawals": [],
-              "withdrawalsRoot": "0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421",
               "blobGasUsed": "0x0",
               "excessBlobGas": "0x0",
               "parentBeaconBlockRoot": "0x0000000000000000000000000000000000000000000000000000000000000000",
               "extDataHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
               "extDataGasUsed": "0x0",
               "blockGasCost": "0x0",
-              "timestampMilliseconds": "0x190b48c1e00",
+              "timestampMilliseconds": "0x17631456480",
               "minDelayExcess": "0x799d4c",
               "blockExtraData": "0x",
             },

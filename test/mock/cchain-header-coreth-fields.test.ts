@@ -4,14 +4,16 @@
  * sets `Difficulty = 1` (consensus/dummy/consensus.go), MixDigest is never set (the zero hash), Cancun's
  * `ParentBeaconRoot = w.beaconRoot`, which is `&common.Hash{}` (the zero hash), and `Extra` is
  * customheader.ExtraPrefix's: after Fortuna the ACP-176 fee state's bytes (plugin/evm/customheader/extra.go,
- * vms/evm/acp176 State.Bytes: capacity, excess, target excess, 3 × 8 bytes). `local` has every upgrade at genesis.
+ * vms/evm/acp176 State.Bytes: capacity, excess, target excess, 3 × 8 bytes), then, since Durango, the predicate
+ * results miner/worker.go commit appends: an empty predicate.BlockResults, the codec's version and a 0-entry map
+ * (6 zero bytes). `local` has every upgrade at genesis.
  * The block's JSON is internal/ethapi/api.go RPCMarshalHeader + RPCMarshalBlock + rpcMarshalBlock: no
  * `withdrawalsRoot` (a coreth header has no WithdrawalsHash) and no `withdrawals`.
  */
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningMockNode, startMockNode } from '../../../mock/node.ts';
-import { cClients } from '../../mock/c-clients.ts';
+import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { cClients } from './c-clients.ts';
 
 let node: RunningMockNode;
 beforeAll(async () => {
@@ -96,8 +98,9 @@ describe("a built C-Chain block's header is coreth's", () => {
     );
   });
 
-  it('extraData is the ACP-176 fee state, 24 bytes', async () => {
+  it('extraData is the ACP-176 fee state (24 bytes) and the empty predicate results (6 bytes)', async () => {
     const { block } = await builtBlock();
-    expect((block.extraData.length - 2) / 2).toBe(24);
+    expect((block.extraData.length - 2) / 2).toBe(30);
+    expect(block.extraData.slice(-12)).toBe('0x000000000000'.slice(2));
   });
 });

@@ -6,8 +6,8 @@
  */
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningMockNode, startMockNode } from '../../../mock/node.ts';
-import { cClients } from '../../mock/c-clients.ts';
+import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { cClients } from './c-clients.ts';
 
 let node: RunningMockNode;
 beforeAll(async () => {
