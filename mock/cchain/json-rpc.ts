@@ -32,8 +32,11 @@ interface Message {
   answers: boolean;
 }
 
-export const errorJson = (id: string | undefined, code: number, message: string) =>
-  `{"jsonrpc":"2.0",${id === undefined ? '' : `"id":${id},`}"error":{"code":${code},"message":${JSON.stringify(message)}}}`;
+/** An error answer; `data` as geth writes a DataError's (a revert's data through eth_fillTransaction's estimate). */
+export const errorJson = (id: string | undefined, code: number, message: string, data?: unknown) =>
+  `{"jsonrpc":"2.0",${id === undefined ? '' : `"id":${id},`}"error":{"code":${code},"message":${JSON.stringify(message)}${
+    data === undefined ? '' : `,"data":${JSON.stringify(data)}`
+  }}}`;
 
 const isSpace = (c: number | undefined) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 

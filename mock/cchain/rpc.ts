@@ -197,7 +197,8 @@ async function answerOne(chain: CChain, own: OwnMethods, id: string, method: str
     try {
       return `{"jsonrpc":"2.0","id":${id},"result":${JSON.stringify(await mine(params))}}`;
     } catch (error) {
-      return errorJson(id, error instanceof EvmError ? error.code : -32000, (error as Error).message);
+      if (error instanceof EvmError) return errorJson(id, error.code, error.message, error.data);
+      return errorJson(id, -32000, (error as Error).message);
     }
   }
   const send = async (p: Parameters<Parameters<CChain['run']>[0]>[0]) => {
