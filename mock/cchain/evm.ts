@@ -107,6 +107,8 @@ const setAutomine = (on: boolean) => `{"jsonrpc":"2.0","id":0,"method":"evm_setA
  * every block's header.Coinbase, so it is each block's `miner`, what COINBASE pushes and where the fees go.
  */
 export const COINBASE = `01${'0'.repeat(38)}`;
+/** The coinbase's balance at the latest block, as a request in a batch (what a block's fees paid it). */
+const COINBASE_BALANCE = `{"jsonrpc":"2.0","id":0,"method":"eth_getBalance","params":["0x${COINBASE}","latest"]}`;
 /** The dev controls fire their C-Chain parts and answer at once; a failure there leaves the engine as it was. */
 const ignore = (): void => undefined;
 
@@ -143,8 +145,11 @@ export class CChain {
   private deferred: object[] = [];
   /** Engine requests sent so far: what was read at a count is still the engine's state while the count stays. */
   private sent = 0;
-  /** The block the last mining built, read in the same request, for `acceptNewBlocks`. */
-  private mined?: { block: RpcBlock; at: number };
+  /**
+   * The block the last mining built, read in the same request, for `acceptNewBlocks`; with the coinbase's balance
+   * after it, when read there too.
+   */
+  private mined?: { block: RpcBlock; at: number; coinbase?: bigint };
   /**
    * Balances (wei) and nonces by 40-hex address as the engine has them once the deferred requests are sent: read by
    * `accounts` or set by an atomic tx. Any request whose effect on them is unknown forgets them all, so the next atomic
@@ -394,10 +399,8 @@ export class CChain {
    * new). The world's C/block index holds one block per height after genesis, so its length is the last indexed height.
    */
   private async acceptNewBlocks(provider: Provider, extra?: AtomicExtra): Promise<void> {
-    const last =
-      this.mined?.at === this.sent
-        ? this.mined.block
-        : ((await this.call(provider, 'eth_getBlockByNumber', ['latest', true])) as RpcBlock);
+    const mined = this.mined?.at === this.sent ? this.mined : undefined;
+    const last = mined?.block ?? ((await this.call(provider, 'eth_getBlockByNumber', ['latest', true])) as RpcBlock);
     const latest = Number(last.number);
     let baseFees = 0n;
     for (let height = this.world.indexes['C/block'].length + 1; height <= latest; height++) {
@@ -408,8 +411,8 @@ export class CChain {
       this.recordFees(block, height === latest ? extra : undefined);
       baseFees += BigInt(block.gasUsed) * BigInt(block.baseFeePerGas ?? '0x0');
       const coreth = this.fees[height]!.extra;
+      // A block after the genesis is named by its proposervm block.
       acceptIntoIndexes(this.world, 'C', {
-        id: blockIDOf(coreth.hash),
         height,
         timestamp: BigInt(block.timestamp),
         bytes: corethBlockBytes(this, block, coreth),
@@ -426,7 +429,8 @@ export class CChain {
     }
     // coreth pays the coinbase each tx's whole fee, gas used times the effective gas price (core/state_transition.go),
     // where the engine burns the base fee part: that part is paid here, journaled at the last block for a replay.
-    if (baseFees > 0n) this.setBalance(COINBASE, (await this.balance(provider, COINBASE)) + baseFees);
+    if (baseFees > 0n)
+      this.setBalance(COINBASE, (mined?.coinbase ?? (await this.balance(provider, COINBASE))) + baseFees);
   }
 
   /**
@@ -477,13 +481,18 @@ export class CChain {
    * that error as it answers the call alone.
    */
   async sendTransaction(provider: Provider, request: string): Promise<{ answer: string; queued: boolean }> {
-    const requests = [...this.deferred.map((deferred) => JSON.stringify(deferred)), request, LATEST_BLOCK];
+    const requests = [
+      ...this.deferred.map((deferred) => JSON.stringify(deferred)),
+      request,
+      LATEST_BLOCK,
+      COINBASE_BALANCE,
+    ];
     this.deferred = [];
     const answer = await this.send(provider, `[${requests.join(',')}]`);
     const { result, error } = JSON.parse(answer) as { result?: unknown[]; error?: { message?: unknown } };
     if (result) {
-      this.mined = { block: result.at(-1) as RpcBlock, at: this.sent };
-      return { answer: `{"result":${JSON.stringify(result.at(-2))}}`, queued: false };
+      this.mined = { block: result.at(-2) as RpcBlock, at: this.sent, coinbase: BigInt(result.at(-1) as string) };
+      return { answer: `{"result":${JSON.stringify(result.at(-3))}}`, queued: false };
     }
     if (!this.automine || !String(error?.message).startsWith('Nonce too high')) return { answer, queued: false };
     // coreth queues a nonce gap (./nonce-queue.ts); the engine does only while not automining.
