@@ -133,9 +133,12 @@ function headerItems(block: Omit<CorethBlock, 'hash' | 'transactions'>): Item[] 
   return items;
 }
 
-/** coreth's block hash (types.Header.Hash): keccak-256 of its header's RLP. */
-export const headerHash = (header: Omit<CorethBlock, 'hash' | 'transactions'>): Hex =>
-  keccakHex(RLP.encode(headerItems(header)));
+/** coreth's header's RLP, whose keccak-256 is the block's hash (types.Header.Hash). */
+export const encodeHeader = (header: Omit<CorethBlock, 'hash' | 'transactions'>): Uint8Array =>
+  RLP.encode(headerItems(header));
+
+/** coreth's block hash (types.Header.Hash). */
+export const headerHash = (header: Omit<CorethBlock, 'hash' | 'transactions'>): Hex => keccakHex(encodeHeader(header));
 
 const accessList = (tx: RpcTransaction): Item[] =>
   (tx.accessList ?? []).map((entry) => [bytes(entry.address), entry.storageKeys.map(bytes)]);
@@ -181,16 +184,26 @@ export function transactionBytes(tx: RpcTransaction): Uint8Array {
 /**
  * coreth's block RLP, of a block with its transactions; `extData` its atomic transactions, if it has any. `hashed`:
  * the header must encode to the block's hash (all but a fork source's blocks, whose header the mock has only part of).
+ * `encoded`: the header's RLP when the block's hash was just worked out from it (./coreth-block.ts), not made again.
  */
-export function blockBytes(block: CorethBlock, extData?: Uint8Array, hashed = true): Uint8Array {
-  const header = headerItems(block);
-  const encodedHeader = RLP.encode(header);
-  if (hashed && keccakHex(encodedHeader) !== block.hash)
+export function blockBytes(block: CorethBlock, extData?: Uint8Array, hashed = true, encoded?: Uint8Array): Uint8Array {
+  const header = encoded ?? RLP.encode(headerItems(block));
+  if (!encoded && hashed && keccakHex(header) !== block.hash)
     throw new Error(`block ${block.hash}'s header does not encode to its hash`);
   const txs = (block.transactions ?? []).map((tx) => {
     const encoded = transactionBytes(tx);
     // In a block's list a typed transaction is a byte string, a legacy one the list itself.
     return encoded[0]! >= 0xc0 ? (RLP.decode(encoded) as Item) : encoded;
   });
-  return RLP.encode([header, txs, [], new Uint8Array(), extData ?? new Uint8Array()]);
+  const empty = new Uint8Array();
+  return rlpList([header, RLP.encode(txs), RLP.encode([]), RLP.encode(empty), RLP.encode(extData ?? empty)]);
+}
+
+/** An RLP list of items already encoded (a header's RLP goes into its block as it was hashed). */
+function rlpList(encoded: Uint8Array[]): Uint8Array {
+  const payload = Buffer.concat(encoded);
+  if (payload.length < 56) return Buffer.concat([Uint8Array.of(0xc0 + payload.length), payload]);
+  const digits = payload.length.toString(16);
+  const length = Buffer.from(digits.length % 2 ? `0${digits}` : digits, 'hex');
+  return Buffer.concat([Uint8Array.of(0xf7 + length.length), length, payload]);
 }

@@ -9,7 +9,7 @@ import { RLP } from '@ethereumjs/rlp';
 import type { Fork } from '../fork/lazy.ts';
 import { ruleActive } from './rules.ts';
 import type { World } from '../world/world.ts';
-import { type CorethBlock, type RpcBlock, blockBytes, headerHash, keccakHex } from './blocks.ts';
+import { type CorethBlock, type RpcBlock, blockBytes, encodeHeader, keccakHex } from './blocks.ts';
 import type { AtomicExtra, CChain } from './evm.ts';
 import type { FeeState } from './fees.ts';
 
@@ -30,6 +30,12 @@ export interface CorethExtra {
   /** The header's Extra as coreth writes it (headerExtraOf); undefined for a fork source's block (the engine's). */
   headerExtra: Uint8Array | undefined;
 }
+
+/**
+ * The header's RLP of the block `corethExtraOf` hashed last, which its bytes, made next as it is accepted
+ * (`corethBlockBytes`), take as it is: one encoding and one hash per block.
+ */
+let lastHeader: { extra: CorethExtra; encoded: Uint8Array } | undefined;
 
 /** acp226.InitialDelayExcess: the min delay excess every Granite block carries while no builder asks another. */
 const INITIAL_DELAY_EXCESS = 7_970_124n;
@@ -155,7 +161,9 @@ export function corethExtraOf(
   if (extra.fromSource) return extra;
   extra.headerExtra = headerExtraOf(world, BigInt(block.number), state, release);
   extra.parentHash = parent?.extra.hash ?? block.parentHash;
-  extra.hash = headerHash(withCorethHeader(world, { ...block }, extra, release) as unknown as CorethBlock);
+  const encoded = encodeHeader(withCorethHeader(world, { ...block }, extra, release) as unknown as CorethBlock);
+  extra.hash = keccakHex(encoded);
+  lastHeader = { extra, encoded };
   return extra;
 }
 
@@ -238,6 +246,11 @@ export function corethHeaderJson(
  * which need not hash to the source's.
  */
 export function corethBlockBytes(chain: CChain, block: RpcBlock, extra: CorethExtra): Uint8Array {
+  if (lastHeader?.extra === extra) {
+    const { encoded } = lastHeader;
+    lastHeader = undefined;
+    return blockBytes(block as unknown as CorethBlock, extra.extData, true, encoded);
+  }
   const coreth = withCorethHeader(chain.world, { ...block }, extra, chain.release);
   return blockBytes(coreth as unknown as CorethBlock, extra.extData, !extra.fromSource);
 }

@@ -107,6 +107,16 @@ const setAutomine = (on: boolean) => `{"jsonrpc":"2.0","id":0,"method":"evm_setA
  * every block's header.Coinbase, so it is each block's `miner`, what COINBASE pushes and where the fees go.
  */
 export const COINBASE = `01${'0'.repeat(38)}`;
+/** The coinbase's balance at the latest block, as a request in a batch (what a block's fees paid it). */
+const COINBASE_BALANCE = `{"jsonrpc":"2.0","id":0,"method":"eth_getBalance","params":["0x${COINBASE}","latest"]}`;
+/** The base fee part of a block's fees, which the engine burns and coreth pays the coinbase. */
+const baseFeesOf = (block: RpcBlock): bigint => BigInt(block.gasUsed) * BigInt(block.baseFeePerGas ?? '0x0');
+/**
+ * Resolves after the promise reactions queued now, and those they queue, have run: an answer resolved before it has
+ * been written out by then (the server's path from a handler's result to its socket is promise reactions), and no
+ * request has been read yet (process.nextTick runs before the event loop's next phase).
+ */
+const afterAnswer = (): Promise<void> => new Promise((resolve) => process.nextTick(resolve));
 /** The dev controls fire their C-Chain parts and answer at once; a failure there leaves the engine as it was. */
 const ignore = (): void => undefined;
 
@@ -149,8 +159,11 @@ export class CChain {
   private deferred: object[] = [];
   /** Engine requests sent so far: what was read at a count is still the engine's state while the count stays. */
   private sent = 0;
-  /** The block the last mining built, read in the same request, for `acceptNewBlocks`. */
-  private mined?: { block: RpcBlock; at: number };
+  /**
+   * The block the last mining built, read in the same request, for `acceptNewBlocks`; with the coinbase's balance
+   * after it, when read there too.
+   */
+  private mined?: { block: RpcBlock; at: number; coinbase?: bigint };
   /**
    * Balances (wei) and nonces by 40-hex address as the engine has them once the deferred requests are sent: read by
    * `accounts` or set by an atomic tx. Any request whose effect on them is unknown forgets them all, so the next atomic
@@ -316,16 +329,33 @@ export class CChain {
 
   /**
    * Runs `op`, which may build blocks, then hands each new block to the indexer (./blocks.ts): the one way the C-Chain's
-   * blocks reach `/ext/index/C/block` and proposervm. `extData` holds the atomic txs of the block `op` builds.
+   * blocks reach `/ext/index/C/block` and proposervm. `extData` holds the atomic txs of the block `op` builds. Once
+   * the engine has been read, `op`'s result is answered first, and the blocks are indexed in the same turn of the event
+   * loop right after the answer is written (`afterAnswer`): no request is read in between, so none sees the chain
+   * without them, and the caller does not wait for the bookkeeping. A failure of `op` is answered after it, as before.
    */
   write<T>(op: (provider: Provider) => Promise<T>, extra?: () => AtomicExtra | undefined): Promise<T> {
-    return this.run(async (provider) => {
-      try {
-        this.setNextBlock();
-        return await op(provider);
-      } finally {
-        await this.acceptNewBlocks(provider, extra?.());
-      }
+    return new Promise<T>((resolve, reject) => {
+      let answered = false;
+      this.run(async (provider) => {
+        let result: T;
+        try {
+          this.setNextBlock();
+          result = await op(provider);
+        } catch (error) {
+          await this.acceptNewBlocks(provider, extra?.());
+          throw error;
+        }
+        const blocks = await this.newBlocks(provider);
+        resolve(result);
+        answered = true;
+        await afterAnswer();
+        await this.acceptBlocks(provider, blocks, extra?.());
+      }).catch((error: unknown) => {
+        if (!answered) return reject(error);
+        // The caller has its answer: an internal check failing after it is reported where it can be seen.
+        process.emitWarning(error as Error);
+      });
     });
   }
 
@@ -407,39 +437,54 @@ export class CChain {
    * new). The world's C/block index holds one block per height after genesis, so its length is the last indexed height.
    */
   private async acceptNewBlocks(provider: Provider, extra?: AtomicExtra): Promise<void> {
-    const last =
-      this.mined?.at === this.sent
-        ? this.mined.block
-        : ((await this.call(provider, 'eth_getBlockByNumber', ['latest', true])) as RpcBlock);
+    await this.acceptBlocks(provider, await this.newBlocks(provider), extra);
+  }
+
+  /**
+   * The engine's blocks after the last indexed one, oldest first, and the coinbase's balance after them when their
+   * fees pay it (see `acceptBlocks`): every engine read their acceptance needs.
+   */
+  private async newBlocks(provider: Provider): Promise<{ blocks: RpcBlock[]; coinbase?: bigint }> {
+    const mined = this.mined?.at === this.sent ? this.mined : undefined;
+    const last = mined?.block ?? ((await this.call(provider, 'eth_getBlockByNumber', ['latest', true])) as RpcBlock);
     const latest = Number(last.number);
+    const blocks: RpcBlock[] = [];
+    for (let height = this.world.indexes['C/block'].length + 1; height < latest; height++)
+      blocks.push((await this.call(provider, 'eth_getBlockByNumber', [hex(BigInt(height)), true])) as RpcBlock);
+    if (latest > this.world.indexes['C/block'].length) blocks.push(last);
+    const paid = blocks.some((block) => baseFeesOf(block) > 0n);
+    return { blocks, coinbase: paid ? (mined?.coinbase ?? (await this.balance(provider, COINBASE))) : undefined };
+  }
+
+  /** Each new block into the indexes (genesis too, when the engine is new), then announced; `extra` is the last one's. */
+  private async acceptBlocks(
+    provider: Provider,
+    { blocks, coinbase }: { blocks: RpcBlock[]; coinbase?: bigint },
+    extra?: AtomicExtra,
+  ): Promise<void> {
     let baseFees = 0n;
-    for (let height = this.world.indexes['C/block'].length + 1; height <= latest; height++) {
-      const block =
-        height === latest
-          ? last
-          : ((await this.call(provider, 'eth_getBlockByNumber', [hex(BigInt(height)), true])) as RpcBlock);
-      this.recordFees(block, height === latest ? extra : undefined);
-      baseFees += BigInt(block.gasUsed) * BigInt(block.baseFeePerGas ?? '0x0');
-      const coreth = this.fees[height]!.extra;
+    const promoted: string[][] = [];
+    blocks.forEach((block, i) => {
+      const height = Number(block.number);
+      this.recordFees(block, i === blocks.length - 1 ? extra : undefined);
+      baseFees += baseFeesOf(block);
+      // A block after the genesis is named by its proposervm block.
       acceptIntoIndexes(this.world, 'C', {
-        id: blockIDOf(coreth.hash),
         height,
         timestamp: BigInt(block.timestamp),
-        bytes: corethBlockBytes(this, block, coreth),
+        bytes: corethBlockBytes(this, block, this.fees[height]!.extra),
       });
-      const promoted =
-        this.world.cChainPool.size > 0 ? block.transactions.filter((tx) => this.world.cChainPool.delete(tx.hash)) : [];
-      // While automining, a pending tx mined later was a queued one, not announced until now (see `pooled`).
-      if (this.automine)
-        await this.announce(
-          provider,
-          promoted.map((tx) => tx.hash),
-        );
-      for (const listener of this.blockListeners) await listener(block, provider).catch(ignore);
-    }
+      const pool = this.world.cChainPool;
+      promoted.push(pool.size > 0 ? block.transactions.filter((tx) => pool.delete(tx.hash)).map((tx) => tx.hash) : []);
+    });
     // coreth pays the coinbase each tx's whole fee, gas used times the effective gas price (core/state_transition.go),
     // where the engine burns the base fee part: that part is paid here, journaled at the last block for a replay.
-    if (baseFees > 0n) this.setBalance(COINBASE, (await this.balance(provider, COINBASE)) + baseFees);
+    if (coinbase !== undefined) this.setBalance(COINBASE, coinbase + baseFees);
+    for (const [i, block] of blocks.entries()) {
+      // While automining, a pending tx mined later was a queued one, not announced until now (see `pooled`).
+      if (this.automine) await this.announce(provider, promoted[i]!);
+      for (const listener of this.blockListeners) await listener(block, provider).catch(ignore);
+    }
   }
 
   /**
@@ -490,13 +535,18 @@ export class CChain {
    * that error as it answers the call alone.
    */
   async sendTransaction(provider: Provider, request: string): Promise<{ answer: string; queued: boolean }> {
-    const requests = [...this.deferred.map((deferred) => JSON.stringify(deferred)), request, LATEST_BLOCK];
+    const requests = [
+      ...this.deferred.map((deferred) => JSON.stringify(deferred)),
+      request,
+      LATEST_BLOCK,
+      COINBASE_BALANCE,
+    ];
     this.deferred = [];
     const answer = await this.send(provider, `[${requests.join(',')}]`);
     const { result, error } = JSON.parse(answer) as { result?: unknown[]; error?: { message?: unknown } };
     if (result) {
-      this.mined = { block: result.at(-1) as RpcBlock, at: this.sent };
-      return { answer: `{"result":${JSON.stringify(result.at(-2))}}`, queued: false };
+      this.mined = { block: result.at(-2) as RpcBlock, at: this.sent, coinbase: BigInt(result.at(-1) as string) };
+      return { answer: `{"result":${JSON.stringify(result.at(-3))}}`, queued: false };
     }
     if (!this.automine || !String(error?.message).startsWith('Nonce too high')) return { answer, queued: false };
     // coreth queues a nonce gap (./nonce-queue.ts); the engine does only while not automining.

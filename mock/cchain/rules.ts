@@ -15,9 +15,17 @@ export const RULES_SINCE: Readonly<Record<string, string>> = {
   helicon: 'v1.15.0-fuji',
 };
 
+/** By release and upgrade: whether the release's coreth has the upgrade's rules (every block asks several times). */
+const releaseHas = new Map<string, boolean>();
+
 /** Whether the C-Chain applies `upgrade`'s rules at `time`: the release has them and the network's schedule is there. */
 export function ruleActive(world: World, release: string | undefined, upgrade: string, time: bigint): boolean {
   const since = RULES_SINCE[upgrade];
-  if (release && since && compareVersions(release, since) < 0) return false;
+  if (release && since) {
+    const key = `${release} ${upgrade}`;
+    let has = releaseHas.get(key);
+    if (has === undefined) releaseHas.set(key, (has = compareVersions(release, since) >= 0));
+    if (!has) return false;
+  }
   return upgradeActive(world, upgrade, time);
 }

@@ -102,10 +102,16 @@ export function upgradeNumber(world: World, key: string): bigint {
   return BigInt(value);
 }
 
+/** Each upgrade time's text in Unix seconds: every block a chain builds asks which upgrades are active. */
+const upgradeSeconds = new Map<string, bigint>();
+
 /** Whether the network's upgrade `name` (`durango`, `etna`, …) is active at `time` (Unix seconds). */
 export function upgradeActive(world: World, name: string, time: bigint): boolean {
   const at = upgradesOf(world)[`${name}Time`];
-  return typeof at === 'string' && BigInt(Date.parse(at) / 1000) <= time;
+  if (typeof at !== 'string') return false;
+  let seconds = upgradeSeconds.get(at);
+  if (seconds === undefined) upgradeSeconds.set(at, (seconds = BigInt(Date.parse(at) / 1000)));
+  return seconds <= time;
 }
 
 /**
