@@ -56,12 +56,15 @@ const percent = (ppm: number) => (ppm / 10000).toFixed(4);
  * An answer of Go uint64 fields: plain numbers while each fits a double exactly, else written here (a price capped at
  * 2^64-1 is 18446744073709551615 on the node's wire, not the double nearest it).
  */
-function uint64Fields(fields: Record<string, bigint | string>): unknown {
+function uint64Fields<F extends Record<string, bigint | string>>(fields: F): Numbers<F> | RawJson<Numbers<F>> {
   const values = Object.values(fields);
   if (values.some((v) => typeof v === 'bigint' && v > BigInt(Number.MAX_SAFE_INTEGER)))
     return RawJson.verbatim(writeGoJson(fields));
-  return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v]));
+  return Object.fromEntries(
+    Object.entries(fields).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v]),
+  ) as Numbers<F>;
 }
+type Numbers<F> = { [K in keyof F]: F[K] extends bigint ? number : F[K] };
 
 export function pChainReads(world: World, types: TxTypes) {
   const avax = world.network.avaxAssetID;

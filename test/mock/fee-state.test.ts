@@ -28,7 +28,12 @@ beforeEach(() => {
   world = buildWorld({ network: 'local', accounts: 0 });
 });
 
-const readFeeState = () => pChainReads(world, TX_TYPES).getFeeState();
+/** The fee state as an object: its fields fit doubles here (a RawJson answer only past 2^53). */
+const readFeeState = () => {
+  const state = pChainReads(world, TX_TYPES).getFeeState();
+  if (state instanceof RawJson) throw new Error(`a fee state past 2^53: ${state.json}`);
+  return state;
+};
 
 /** A P-Chain BaseTx by avalanchejs, priced from getFeeState as a wallet prices it; its bytes and gas. */
 async function send(
