@@ -6,14 +6,16 @@
  * when it fails), and runs ~1.2-2 µs of CPU per gas of a cheap loop: the 50,000,000 gas of the RPC gas cap is a
  * minute, on a thread of its own that outlives any answer. A child process can be killed: its engine is forked (EDR's
  * own fork mode) from the chain's engine at the call's block, through a route of a server on 127.0.0.1 that answers
- * only the state reads a fork makes, straight from the chain's engine (whose queued op waits for this run, so nothing
- * else changes it meanwhile). At the deadline the call is answered coreth's timeout, the child killed and the route
- * closed.
+ * only the state reads a fork makes, straight from the chain's engine. The call's queued op steps aside meanwhile
+ * (./op-queue.ts), so the chain serves other requests as coreth does; the fork block stays as it is unless a dev revert or
+ * reset moves the chain, after which the route refuses the child's reads and the call fails. The deadline counts from
+ * the call's arrival; at it the call is answered coreth's timeout, the child killed and the route closed. `stopDetached`
+ * (the node's close) kills every child and waits for its folder to be removed.
  */
 import type { ForkConfig, Provider } from '@nomicfoundation/edr';
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -43,12 +45,19 @@ const MAX_BODY = 64 * 1024;
  * The open routes: a token to the chain's engine it reads, and the fields its fork block's header is read with
  * instead of its own (block overrides: the second engine runs a call at its fork block on that block's header).
  */
-const routes = new Map<string, { source: Provider; fork: string; header?: Record<string, string> }>();
+const routes = new Map<string, Route>();
+interface Route {
+  source: Provider;
+  fork: string;
+  header?: Record<string, string>;
+  /** Whether the chain was reverted or reset since the route opened: its fork block may be gone. */
+  moved: () => boolean;
+}
 let server: Promise<{ server: Server; port: number }> | undefined;
 
 type Request = { id?: unknown; method?: unknown; params?: unknown };
 
-async function answerOne(route: NonNullable<ReturnType<typeof routes.get>>, request: Request): Promise<object> {
+async function answerOne(route: Route, request: Request): Promise<object> {
   const id = request.id ?? null;
   if (typeof request.method !== 'string' || !READS.has(request.method))
     return { jsonrpc: '2.0', id, error: { code: -32601, message: 'not a read a fork makes' } };
@@ -79,9 +88,16 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
     response.writeHead(400).end();
     return;
   }
-  const answer = Array.isArray(parsed)
-    ? await Promise.all(parsed.map((one) => answerOne(source, one)))
-    : await answerOne(source, parsed);
+  // The engine reads outside the chain's queue: a read made while the chain moved is refused, not answered.
+  const answer = source.moved()
+    ? undefined
+    : Array.isArray(parsed)
+      ? await Promise.all(parsed.map((one) => answerOne(source, one)))
+      : await answerOne(source, parsed);
+  if (source.moved()) {
+    response.writeHead(410).end();
+    return;
+  }
   response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
 }
 
@@ -92,6 +108,7 @@ function routeServer(): Promise<{ server: Server; port: number }> {
       serve(request, response).catch(() => response.destroy());
     });
     http.once('error', reject);
+    void sweepFolders();
     http.listen(0, '127.0.0.1', () => {
       http.unref();
       resolve({ server: http, port: (http.address() as AddressInfo).port });
@@ -146,6 +163,42 @@ async function forkPoint(chain: CChain, provider: Provider, block: unknown) {
   return header ? { number: BigInt(header.number), next: [] } : undefined;
 }
 
+const FOLDER = 'avalanche-mock-call-';
+
+/** Removes the folders of runs whose node process is gone (SIGKILLed, or exited while a run was on). */
+async function sweepFolders(): Promise<void> {
+  const names = await readdir(tmpdir()).catch(() => []);
+  for (const name of names) {
+    const pid = Number(/^avalanche-mock-call-(\d+)-/.exec(name)?.[1]);
+    if (pid && !alive(pid)) await rm(join(tmpdir(), name), { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Each chain's running calls, and the signal that kills their children when the node closes. */
+const running = new WeakMap<CChain, { stop: AbortController; runs: Set<Promise<unknown>> }>();
+
+function runsOf(chain: CChain) {
+  let entry = running.get(chain);
+  if (!entry) running.set(chain, (entry = { stop: new AbortController(), runs: new Set() }));
+  return entry;
+}
+
+/** Kills `chain`'s children, refuses new ones, and settles once every run has ended and removed its folder. */
+export async function stopDetached(chain: CChain): Promise<void> {
+  const entry = runsOf(chain);
+  entry.stop.abort();
+  await Promise.allSettled([...entry.runs]);
+}
+
 /**
  * The child's program (plain JavaScript, run by `node -e`, so that the bundled package needs no file of its own): one
  * engine with the config it is sent, the requests run in order, the last one's answer sent back; it ends with the
@@ -176,36 +229,47 @@ function inChild(
   config: object,
   requests: string[],
   deadline: number,
+  signal: AbortSignal,
 ): Promise<{ answer?: string; failed?: string } | 'late'> {
-  const child = spawn(process.execPath, ['-e', CHILD], {
+  const child: ChildProcess = spawn(process.execPath, ['-e', CHILD], {
     stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    signal,
+    killSignal: 'SIGKILL',
     serialization: 'advanced',
     // EDR's mimalloc commits less memory so (../shared/edr.ts).
     env: { ...process.env, MIMALLOC_ARENA_EAGER_COMMIT: process.env.MIMALLOC_ARENA_EAGER_COMMIT ?? '0' },
   });
+  // Settles once the child has exited, so that its folder can go; its answer or the deadline decide the outcome.
   return new Promise((resolve) => {
+    let outcome: { answer?: string; failed?: string } | 'late' | undefined;
     const timer = setTimeout(
       () => {
+        outcome ??= 'late';
         child.kill('SIGKILL');
-        resolve('late');
       },
       Math.max(0, deadline - Date.now()),
     );
-    const end = (outcome: { answer?: string; failed?: string }) => {
+    timer.unref();
+    child.once('message', (message) => {
+      outcome ??= message as { answer?: string; failed?: string };
+    });
+    child.once('close', (code, exit) => {
       clearTimeout(timer);
-      resolve(outcome);
-    };
-    child.once('message', (message) => end(message as { answer?: string; failed?: string }));
-    child.once('close', (code, signal) => end({ failed: `the second engine exited (${signal ?? code})` }));
-    child.once('error', (error) => end({ failed: error.message }));
-    child.send({ edrPath: createRequire(import.meta.url).resolve('@nomicfoundation/edr'), config, requests });
+      resolve(outcome ?? { failed: `the second engine exited (${exit ?? code})` });
+    });
+    child.once('error', (error) => {
+      outcome ??= { failed: error.message };
+      if (child.pid === undefined) child.emit('close', null, null);
+    });
+    if (child.pid !== undefined)
+      child.send({ edrPath: createRequire(import.meta.url).resolve('@nomicfoundation/edr'), config, requests });
   });
 }
 
 /**
  * The engine's answer to `method` (eth_call, eth_estimateGas) with `params` (engine params) on a second engine, or a
  * timeout at `deadline` (Date.now()'s clock); undefined when the call cannot run there (see forkPoint; with `header`,
- * the fields its block is read with, not at `pending`). Called inside a queued op.
+ * the fields its block is read with, not at `pending`). Called inside a queued op, which steps aside while it runs.
  */
 export async function detachedCall(
   chain: CChain,
@@ -216,11 +280,21 @@ export async function detachedCall(
 ): Promise<Detached | undefined> {
   const point = await forkPoint(chain, provider, params[1]);
   if (!point || (header && point.next.length > 0)) return undefined;
+  const { stop, runs } = runsOf(chain);
+  if (stop.signal.aborted) throw new Error('the mock node is closing');
   const { port } = await routeServer();
   const token = randomBytes(16).toString('hex');
-  routes.set(token, { source: provider, fork: `0x${point.number.toString(16)}`, ...(header ? { header } : {}) });
-  const cacheDir = await mkdtemp(join(tmpdir(), 'avalanche-mock-call-'));
+  const moves = chain.moves;
+  const moved = () => chain.moves !== moves;
+  routes.set(token, { source: provider, fork: `0x${point.number.toString(16)}`, moved, ...(header ? { header } : {}) });
+  let ran!: () => void;
+  const run = new Promise<void>((resolve) => {
+    ran = resolve;
+  });
+  runs.add(run);
+  run.then(() => runs.delete(run));
   try {
+    const cacheDir = await mkdtemp(join(tmpdir(), `${FOLDER}${process.pid}-`));
     const config = chain.forkConfig({ url: `http://127.0.0.1:${port}/${token}`, blockNumber: point.number, cacheDir });
     // Every block of the source on this chain's rules: EDR knows none of its chain's, and runs a call at its fork
     // block on that block's own header, as the chain's engine does.
@@ -236,12 +310,21 @@ export async function detachedCall(
       ...point.next.map(([method, args]) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: args })),
       JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [params[0], at, ...params.slice(2)] }),
     ];
-    const ended = await inChild(config, requests, deadline);
+    const ended = await chain.aside(async () => {
+      try {
+        return await inChild(config, requests, deadline, stop.signal);
+      } finally {
+        routes.delete(token);
+        await rm(cacheDir, { recursive: true, force: true });
+        ran();
+      }
+    });
     if (ended === 'late') return { timeout: true };
+    if (moved()) throw new Error('the C-Chain was reverted or reset while the call ran on the second engine');
     if (ended.answer === undefined) throw new Error(`the mock's second engine failed: ${ended.failed}`);
     return { answer: ended.answer };
   } finally {
     routes.delete(token);
-    await rm(cacheDir, { recursive: true, force: true });
+    ran();
   }
 }

@@ -16,6 +16,7 @@ import { withCorethLogs } from './filter-criteria.ts';
 import { INITIAL_BASE_FEE } from './fees-window.ts';
 import { type CGenesis, X2C_RATE, cGenesis } from './genesis.ts';
 import { queueOverflow } from './nonce-queue.ts';
+import { OpQueue } from './op-queue.ts';
 import { poolSent, replayChain } from './replay.ts';
 
 /** What the fee rules keep of each block of the engine's chain (./fees.ts), and what coreth adds to it. */
@@ -115,7 +116,9 @@ export class CChain {
   private provider: Promise<Provider> | undefined;
   /** An engine made while the node idled, and the text of the config it was made with (`prepare`). */
   private spare?: { config: string; engine: Promise<NewEngine> };
-  private tail: Promise<unknown> = Promise.resolve();
+  private readonly queue = new OpQueue();
+  /** Bumped by each revert and reset: a run aside (./detached-call.ts) reading a state the chain left sees it moved. */
+  moves = 0;
   /** Dev snapshot IDs to the engine's; undefined: taken before the engine existed, so reverting means a fresh chain. */
   private readonly marks = new Map<string, Promise<string | undefined>>();
   private automine = true;
@@ -293,7 +296,7 @@ export class CChain {
   /** Runs `op` on the engine after every call queued before it. */
   run<T>(op: (provider: Provider) => Promise<T>): Promise<T> {
     this.touched = true;
-    const next = this.tail.then(() => {
+    return this.queue.run(() => {
       this.provider ??= this.create();
       return this.provider.then(async (provider) => {
         try {
@@ -303,8 +306,15 @@ export class CChain {
         }
       });
     });
-    this.tail = next.catch(() => undefined);
-    return next;
+  }
+
+  /** Inside a queued op: `work` runs while later ops run (./op-queue.ts); `queuedAt`: when the op was queued. */
+  aside<T>(work: () => Promise<T>): Promise<T> {
+    return this.queue.aside(work);
+  }
+
+  get queuedAt(): number {
+    return this.queue.queuedAt;
   }
 
   /**
@@ -663,6 +673,7 @@ export class CChain {
     if (!mark) return Promise.resolve();
     if (!this.touched) return mark.then(() => undefined);
     const again = this.run(async (p) => {
+      this.moves++;
       const engineID = await mark;
       if (engineID === undefined) {
         this.provider = undefined;
@@ -684,6 +695,7 @@ export class CChain {
     this.marks.clear();
     if (!this.touched) return Promise.resolve();
     const done = this.run(async () => {
+      this.moves++;
       this.provider = undefined;
     });
     this.touched = false;
