@@ -7,8 +7,8 @@
  * minute, on a thread of its own that outlives any answer. A child process can be killed: its engine is forked (EDR's
  * own fork mode) from the chain's engine at the call's block, through a route of a server on 127.0.0.1 that answers
  * only the state reads a fork makes, straight from the chain's engine. The call's queued op steps aside meanwhile
- * (./op-queue.ts), so the chain serves other requests as coreth does; the fork block stays as it is unless a dev revert or
- * reset moves the chain, after which the route refuses the child's reads and the call fails. The deadline counts from
+ * (./op-queue.ts), so the chain serves other requests as coreth does; the fork block's state stays as it is unless a dev
+ * edit (hardhat_set*), revert or reset moves it, after which the route refuses the child's reads and the call fails. The deadline counts from
  * the call's arrival; at it the call is answered coreth's timeout, the child killed and the route closed. `stopDetached`
  * (the node's close) kills every child and waits for its folder to be removed.
  */
@@ -164,6 +164,7 @@ async function forkPoint(chain: CChain, provider: Provider, block: unknown) {
 }
 
 const FOLDER = 'avalanche-mock-call-';
+const MOVED = 'the C-Chain state changed (a dev edit, revert or reset) while the call ran';
 
 /** Removes the folders of runs whose node process is gone (SIGKILLed, or exited while a run was on). */
 async function sweepFolders(): Promise<void> {
@@ -320,7 +321,8 @@ export async function detachedCall(
       }
     });
     if (ended === 'late') return { timeout: true };
-    if (moved()) throw new Error('the C-Chain was reverted or reset while the call ran on the second engine');
+    // Its run may have read the state the chain left: answered an error the caller can retry, not a mixed state's result.
+    if (moved()) return { answer: JSON.stringify({ error: { code: -32000, message: MOVED } }) };
     if (ended.answer === undefined) throw new Error(`the mock's second engine failed: ${ended.failed}`);
     return { answer: ended.answer };
   } finally {

@@ -111,13 +111,16 @@ export const COINBASE = `01${'0'.repeat(38)}`;
 /** The dev controls fire their C-Chain parts and answer at once; a failure there leaves the engine as it was. */
 const ignore = (): void => undefined;
 
+/** Requests that change the state of a block the chain has (edits of the latest one, reverts). */
+const EDITS = /"method":"(hardhat_set|evm_revert|hardhat_reset)/;
+
 export class CChain {
   private genesisCache: CGenesis | undefined;
   private provider: Promise<Provider> | undefined;
   /** An engine made while the node idled, and the text of the config it was made with (`prepare`). */
   private spare?: { config: string; engine: Promise<NewEngine> };
   private readonly queue = new OpQueue();
-  /** Bumped by each revert and reset: a run aside (./detached-call.ts) reading a state the chain left sees it moved. */
+  /** Bumped by each state edit, revert and reset: a run aside (./detached-call.ts) reading a state it left sees it moved. */
   moves = 0;
   /** Dev snapshot IDs to the engine's; undefined: taken before the engine existed, so reverting means a fresh chain. */
   private readonly marks = new Map<string, Promise<string | undefined>>();
@@ -514,6 +517,7 @@ export class CChain {
   private send(provider: Provider, request: string, keepsKnown = false): Promise<string> {
     this.sent++;
     if (!keepsKnown) this.known.clear();
+    if (EDITS.test(request)) this.moves++;
     return provider.handleRequest(request).then((response) => {
       const data = response.data;
       return typeof data === 'string' ? data : JSON.stringify(data);
@@ -673,7 +677,6 @@ export class CChain {
     if (!mark) return Promise.resolve();
     if (!this.touched) return mark.then(() => undefined);
     const again = this.run(async (p) => {
-      this.moves++;
       const engineID = await mark;
       if (engineID === undefined) {
         this.provider = undefined;

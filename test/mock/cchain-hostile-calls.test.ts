@@ -110,6 +110,20 @@ describe('while a hostile call runs on the second engine', () => {
   });
 });
 
+/** 40,000 turns of GAS, POP and a countdown, then returns the balance of 0x…c0ffee: a read late in the run. */
+const LATE_READ = `0x62009c405b5a50600190038060045750730000000000000000000000000000000000c0ffee3160005260206000f3`;
+
+describe('a state edit while a call runs on the second engine', () => {
+  it('is never read by the run: the call fails or times out instead', { timeout: 60_000 }, async () => {
+    const address = await deploy(LATE_READ);
+    const late = within(c('eth_call', [{ to: address }, 'latest']), 25_000);
+    while (secondEngines().length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await c('hardhat_setBalance', [`0x${'c0ffee'.padStart(40, '0')}`, '0x77'])).error).toBeUndefined();
+    const answer = (await late) as { error?: { message: string } };
+    expect(answer.error?.message).toMatch(/^(execution aborted \(timeout = 5s\)|the C-Chain state changed .*)$/);
+  });
+});
+
 describe('closing the node', () => {
   it('kills a running second engine and removes its folder', { timeout: 60_000 }, async () => {
     const other = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
