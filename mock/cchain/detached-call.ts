@@ -7,9 +7,10 @@
  * minute, on a thread of its own that outlives any answer. A child process can be killed: its engine is forked (EDR's
  * own fork mode) from the chain's engine at the call's block, through a route of a server on 127.0.0.1 that answers
  * only the state reads a fork makes, straight from the chain's engine. The call's queued op steps aside meanwhile
- * (./op-queue.ts), so the chain serves other requests as coreth does; the fork block's state stays as it is unless a dev
- * edit (hardhat_set*), revert or reset moves it, after which the route refuses the child's reads and the call fails. The deadline counts from
- * the call's arrival; at it the call is answered coreth's timeout, the child killed and the route closed. `stopDetached`
+ * (./op-queue.ts), so the chain serves other requests as coreth does; the fork block's state stays as it is unless a
+ * dev edit (hardhat_set*), revert or reset moves it, after which the route refuses the child's reads and the call is
+ * answered an error (conservatively, even when its run had read everything before). The deadline counts from the
+ * call's arrival; at it the call is answered coreth's timeout, the child killed and the route closed. `stopDetached`
  * (the node's close) kills every child and waits for its folder to be removed.
  */
 import type { ForkConfig, Provider } from '@nomicfoundation/edr';
@@ -50,7 +51,7 @@ interface Route {
   source: Provider;
   fork: string;
   header?: Record<string, string>;
-  /** Whether the chain was reverted or reset since the route opened: its fork block may be gone. */
+  /** Whether the chain's state was edited, reverted or reset since the route opened: its fork block may differ. */
   moved: () => boolean;
 }
 let server: Promise<{ server: Server; port: number }> | undefined;
