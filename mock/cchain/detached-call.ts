@@ -14,15 +14,11 @@
  * (the node's close) kills every child and waits for its folder to be removed.
  */
 import type { ForkConfig, Provider } from '@nomicfoundation/edr';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import type { CChain } from './evm.ts';
+import { inChild } from './second-engine.ts';
 
 /** What a run answered: the engine's `{"result":…}` or `{"error":…}` as JSON, or nothing by the deadline. */
 export type Detached = { answer: string } | { timeout: true };
@@ -109,7 +105,6 @@ function routeServer(): Promise<{ server: Server; port: number }> {
       serve(request, response).catch(() => response.destroy());
     });
     http.once('error', reject);
-    void sweepFolders();
     http.listen(0, '127.0.0.1', () => {
       http.unref();
       resolve({ server: http, port: (http.address() as AddressInfo).port });
@@ -164,109 +159,7 @@ async function forkPoint(chain: CChain, provider: Provider, block: unknown) {
   return header ? { number: BigInt(header.number), next: [] } : undefined;
 }
 
-const FOLDER = 'avalanche-mock-call-';
 const MOVED = 'the C-Chain state changed (a dev edit, revert or reset) while the call ran';
-
-/** Removes the folders of runs whose node process is gone (SIGKILLed, or exited while a run was on). */
-async function sweepFolders(): Promise<void> {
-  const names = await readdir(tmpdir()).catch(() => []);
-  for (const name of names) {
-    const pid = Number(/^avalanche-mock-call-(\d+)-/.exec(name)?.[1]);
-    if (pid && !alive(pid)) await rm(join(tmpdir(), name), { recursive: true, force: true }).catch(() => undefined);
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Each chain's running calls, and the signal that kills their children when the node closes. */
-const running = new WeakMap<CChain, { stop: AbortController; runs: Set<Promise<unknown>> }>();
-
-function runsOf(chain: CChain) {
-  let entry = running.get(chain);
-  if (!entry) running.set(chain, (entry = { stop: new AbortController(), runs: new Set() }));
-  return entry;
-}
-
-/** Kills `chain`'s children, refuses new ones, and settles once every run has ended and removed its folder. */
-export async function stopDetached(chain: CChain): Promise<void> {
-  const entry = runsOf(chain);
-  entry.stop.abort();
-  await Promise.allSettled([...entry.runs]);
-}
-
-/**
- * The child's program (plain JavaScript, run by `node -e`, so that the bundled package needs no file of its own): one
- * engine with the config it is sent, the requests run in order, the last one's answer sent back; it ends with the
- * node's process (its IPC channel closed) whatever its engine is running.
- */
-const CHILD = `process.once('disconnect', () => process.exit(1));
-process.once('message', async ({ edrPath, config, requests }) => {
-  try {
-    const edr = require(edrPath);
-    const context = new edr.EdrContext();
-    await context.registerProviderFactory(edr.L1_CHAIN_TYPE, edr.l1ProviderFactory());
-    const logger = { enable: false, decodeConsoleLogInputsCallback: () => [], printLineCallback: () => {} };
-    const provider = await context.createProvider(edr.L1_CHAIN_TYPE, config, logger,
-      { subscriptionCallback: () => {} }, new edr.ContractDecoder());
-    let answer;
-    for (const request of requests) {
-      const response = await provider.handleRequest(request);
-      answer = typeof response.data === 'string' ? response.data : JSON.stringify(response.data);
-    }
-    process.send({ answer }, () => process.exit(0));
-  } catch (error) {
-    process.send({ failed: String(error && error.message) }, () => process.exit(1));
-  }
-});`;
-
-/** The child's answer, or 'late' at `deadline` (the child then killed). */
-function inChild(
-  config: object,
-  requests: string[],
-  deadline: number,
-  signal: AbortSignal,
-): Promise<{ answer?: string; failed?: string } | 'late'> {
-  const child: ChildProcess = spawn(process.execPath, ['-e', CHILD], {
-    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
-    signal,
-    killSignal: 'SIGKILL',
-    serialization: 'advanced',
-    // EDR's mimalloc commits less memory so (../shared/edr.ts).
-    env: { ...process.env, MIMALLOC_ARENA_EAGER_COMMIT: process.env.MIMALLOC_ARENA_EAGER_COMMIT ?? '0' },
-  });
-  // Settles once the child has exited, so that its folder can go; its answer or the deadline decide the outcome.
-  return new Promise((resolve) => {
-    let outcome: { answer?: string; failed?: string } | 'late' | undefined;
-    const timer = setTimeout(
-      () => {
-        outcome ??= 'late';
-        child.kill('SIGKILL');
-      },
-      Math.max(0, deadline - Date.now()),
-    );
-    timer.unref();
-    child.once('message', (message) => {
-      outcome ??= message as { answer?: string; failed?: string };
-    });
-    child.once('close', (code, exit) => {
-      clearTimeout(timer);
-      resolve(outcome ?? { failed: `the second engine exited (${exit ?? code})` });
-    });
-    child.once('error', (error) => {
-      outcome ??= { failed: error.message };
-      if (child.pid === undefined) child.emit('close', null, null);
-    });
-    if (child.pid !== undefined)
-      child.send({ edrPath: createRequire(import.meta.url).resolve('@nomicfoundation/edr'), config, requests });
-  });
-}
 
 /**
  * The engine's answer to `method` (eth_call, eth_estimateGas) with `params` (engine params) on a second engine, or a
@@ -282,45 +175,35 @@ export async function detachedCall(
 ): Promise<Detached | undefined> {
   const point = await forkPoint(chain, provider, params[1]);
   if (!point || (header && point.next.length > 0)) return undefined;
-  const { stop, runs } = runsOf(chain);
-  if (stop.signal.aborted) throw new Error('the mock node is closing');
   const { port } = await routeServer();
   const token = randomBytes(16).toString('hex');
   const moves = chain.moves;
   const moved = () => chain.moves !== moves;
   routes.set(token, { source: provider, fork: `0x${point.number.toString(16)}`, moved, ...(header ? { header } : {}) });
-  let ran!: () => void;
-  const run = new Promise<void>((resolve) => {
-    ran = resolve;
-  });
-  runs.add(run);
-  run.then(() => runs.delete(run));
   try {
-    const cacheDir = await mkdtemp(join(tmpdir(), `${FOLDER}${process.pid}-`));
-    const config = chain.forkConfig({ url: `http://127.0.0.1:${port}/${token}`, blockNumber: point.number, cacheDir });
-    // Every block of the source on this chain's rules: EDR knows none of its chain's, and runs a call at its fork
-    // block on that block's own header, as the chain's engine does.
-    (config.network as ForkConfig).chainOverrides = [
-      {
-        chainId: config.chainId,
-        name: 'C-Chain',
-        hardforkActivationOverrides: [{ condition: { blockNumber: 0n }, hardfork: config.hardfork }],
-      },
-    ];
+    const config = (cacheDir: string) => {
+      const forked = chain.forkConfig({
+        url: `http://127.0.0.1:${port}/${token}`,
+        blockNumber: point.number,
+        cacheDir,
+      });
+      // Every block of the source on this chain's rules: EDR knows none of its chain's, and runs a call at its fork
+      // block on that block's own header, as the chain's engine does.
+      (forked.network as ForkConfig).chainOverrides = [
+        {
+          chainId: forked.chainId,
+          name: 'C-Chain',
+          hardforkActivationOverrides: [{ condition: { blockNumber: 0n }, hardfork: forked.hardfork }],
+        },
+      ];
+      return forked;
+    };
     const at = point.next.length > 0 ? 'pending' : 'latest';
     const requests = [
       ...point.next.map(([method, args]) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: args })),
       JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [params[0], at, ...params.slice(2)] }),
     ];
-    const ended = await chain.aside(async () => {
-      try {
-        return await inChild(config, requests, deadline, stop.signal);
-      } finally {
-        routes.delete(token);
-        await rm(cacheDir, { recursive: true, force: true });
-        ran();
-      }
-    });
+    const ended = await chain.aside(() => inChild(chain, config, requests, deadline));
     if (ended === 'late') return { timeout: true };
     // Its run may have read the state the chain left: answered an error the caller can retry, not a mixed state's result.
     if (moved()) return { answer: JSON.stringify({ error: { code: -32000, message: MOVED } }) };
@@ -328,6 +211,5 @@ export async function detachedCall(
     return { answer: ended.answer };
   } finally {
     routes.delete(token);
-    ran();
   }
 }

@@ -3,8 +3,8 @@
  * v1.14.2's DoCall (graft/coreth/internal/ethapi/api.go) runs an eth_call with the RPC gas cap, 50,000,000
  * (plugin/evm/config/default_config.go), and cancels the EVM after RPCEVMTimeout, 5 s (eth/ethconfig/config.go:
  * "execution aborted (timeout = 5s)"); other requests are served meanwhile. The mock runs such a call's whole gas on a
- * second engine under that deadline (mock/cchain/detached-call.ts), so the chain is held no longer than coreth's
- * deadline, never for the engine's minute of 50M gas.
+ * second engine in a child process under that deadline, counted from the call's arrival (mock/cchain/detached-call.ts),
+ * while the chain serves other requests, never for the engine's minute of 50M gas.
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
