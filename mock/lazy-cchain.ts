@@ -131,6 +131,12 @@ export class LazyCChain {
     if (this.world.cChainPool.size > 0) void this.load().then(({ chain }) => chain.minePending(), ignore);
   }
 
+  /** The node closes: the C-Chain's runs on a second engine are killed (./cchain/second-engine.ts), their folders gone. */
+  async stop(): Promise<void> {
+    const parts = await this.loading?.catch(() => undefined);
+    if (parts) await import('./cchain/second-engine.ts').then(({ stopDetached }) => stopDetached(parts.chain));
+  }
+
   setAutomine(enabled: boolean): void {
     if (this.parts) void this.parts.chain.setAutomine(enabled);
     else this.automine = enabled;

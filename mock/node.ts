@@ -337,7 +337,7 @@ export async function startMockNode(
       preload.stop();
       node.state.engine.stop();
       closeWebSockets();
-      return close();
+      return Promise.all([close(), node.state.cChain.stop()]).then(() => undefined);
     },
   };
 }

@@ -103,7 +103,8 @@ export async function boundedCall(chain: CChain, provider: Provider, params: unk
       return { error };
     }
   };
-  const started = Date.now();
+  // coreth's deadline counts from the request's arrival, not from the op's turn in the chain's queue.
+  const started = chain.queuedAt;
   const shaped = gas > SHAPED_PROBE_GAS && gasShaped(await topCode(chain, provider, params));
   const probe = shaped ? SHAPED_PROBE_GAS : PROBE_GAS;
   if (gas <= probe) return run(gas);

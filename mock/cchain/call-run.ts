@@ -56,7 +56,7 @@ export async function runCallOnHeader(
   params: unknown[],
   header: Record<string, string>,
 ): Promise<string | undefined> {
-  const detached = await detachedCall(chain, provider, params, Date.now() + TIMEOUT_MS, { header });
+  const detached = await detachedCall(chain, provider, params, chain.queuedAt + TIMEOUT_MS, { header });
   if (!detached) return undefined;
   const outcome = 'timeout' in detached ? detached : outcomeOf(detached.answer);
   return callAnswer(chain, provider, params, gasOf(params), outcome);

@@ -6,20 +6,19 @@
  * when it fails), and runs ~1.2-2 µs of CPU per gas of a cheap loop: the 50,000,000 gas of the RPC gas cap is a
  * minute, on a thread of its own that outlives any answer. A child process can be killed: its engine is forked (EDR's
  * own fork mode) from the chain's engine at the call's block, through a route of a server on 127.0.0.1 that answers
- * only the state reads a fork makes, straight from the chain's engine (whose queued op waits for this run, so nothing
- * else changes it meanwhile). At the deadline the call is answered coreth's timeout, the child killed and the route
- * closed.
+ * only the state reads a fork makes, straight from the chain's engine. The call's queued op steps aside meanwhile
+ * (./op-queue.ts), so the chain serves other requests as coreth does; the fork block's state stays as it is unless a
+ * dev edit (hardhat_set*), revert or reset moves it, after which the route refuses the child's reads and the call is
+ * answered an error (conservatively, even when its run had read everything before). The deadline counts from the
+ * call's arrival; at it the call is answered coreth's timeout, the child killed and the route closed. `stopDetached`
+ * (the node's close) kills every child and waits for its folder to be removed.
  */
 import type { ForkConfig, Provider } from '@nomicfoundation/edr';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import type { CChain } from './evm.ts';
+import { inChild } from './second-engine.ts';
 
 /** What a run answered: the engine's `{"result":…}` or `{"error":…}` as JSON, or nothing by the deadline. */
 export type Detached = { answer: string } | { timeout: true };
@@ -43,12 +42,19 @@ const MAX_BODY = 64 * 1024;
  * The open routes: a token to the chain's engine it reads, and the fields its fork block's header is read with
  * instead of its own (block overrides: the second engine runs a call at its fork block on that block's header).
  */
-const routes = new Map<string, { source: Provider; fork: string; header?: Record<string, string> }>();
+const routes = new Map<string, Route>();
+interface Route {
+  source: Provider;
+  fork: string;
+  header?: Record<string, string>;
+  /** Whether the chain's state was edited, reverted or reset since the route opened: its fork block may differ. */
+  moved: () => boolean;
+}
 let server: Promise<{ server: Server; port: number }> | undefined;
 
 type Request = { id?: unknown; method?: unknown; params?: unknown };
 
-async function answerOne(route: NonNullable<ReturnType<typeof routes.get>>, request: Request): Promise<object> {
+async function answerOne(route: Route, request: Request): Promise<object> {
   const id = request.id ?? null;
   if (typeof request.method !== 'string' || !READS.has(request.method))
     return { jsonrpc: '2.0', id, error: { code: -32601, message: 'not a read a fork makes' } };
@@ -79,9 +85,16 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
     response.writeHead(400).end();
     return;
   }
-  const answer = Array.isArray(parsed)
-    ? await Promise.all(parsed.map((one) => answerOne(source, one)))
-    : await answerOne(source, parsed);
+  // The engine reads outside the chain's queue: a read made while the chain moved is refused, not answered.
+  const answer = source.moved()
+    ? undefined
+    : Array.isArray(parsed)
+      ? await Promise.all(parsed.map((one) => answerOne(source, one)))
+      : await answerOne(source, parsed);
+  if (source.moved()) {
+    response.writeHead(410).end();
+    return;
+  }
   response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
 }
 
@@ -146,66 +159,12 @@ async function forkPoint(chain: CChain, provider: Provider, block: unknown) {
   return header ? { number: BigInt(header.number), next: [] } : undefined;
 }
 
-/**
- * The child's program (plain JavaScript, run by `node -e`, so that the bundled package needs no file of its own): one
- * engine with the config it is sent, the requests run in order, the last one's answer sent back; it ends with the
- * node's process (its IPC channel closed) whatever its engine is running.
- */
-const CHILD = `process.once('disconnect', () => process.exit(1));
-process.once('message', async ({ edrPath, config, requests }) => {
-  try {
-    const edr = require(edrPath);
-    const context = new edr.EdrContext();
-    await context.registerProviderFactory(edr.L1_CHAIN_TYPE, edr.l1ProviderFactory());
-    const logger = { enable: false, decodeConsoleLogInputsCallback: () => [], printLineCallback: () => {} };
-    const provider = await context.createProvider(edr.L1_CHAIN_TYPE, config, logger,
-      { subscriptionCallback: () => {} }, new edr.ContractDecoder());
-    let answer;
-    for (const request of requests) {
-      const response = await provider.handleRequest(request);
-      answer = typeof response.data === 'string' ? response.data : JSON.stringify(response.data);
-    }
-    process.send({ answer }, () => process.exit(0));
-  } catch (error) {
-    process.send({ failed: String(error && error.message) }, () => process.exit(1));
-  }
-});`;
-
-/** The child's answer, or 'late' at `deadline` (the child then killed). */
-function inChild(
-  config: object,
-  requests: string[],
-  deadline: number,
-): Promise<{ answer?: string; failed?: string } | 'late'> {
-  const child = spawn(process.execPath, ['-e', CHILD], {
-    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
-    serialization: 'advanced',
-    // EDR's mimalloc commits less memory so (../shared/edr.ts).
-    env: { ...process.env, MIMALLOC_ARENA_EAGER_COMMIT: process.env.MIMALLOC_ARENA_EAGER_COMMIT ?? '0' },
-  });
-  return new Promise((resolve) => {
-    const timer = setTimeout(
-      () => {
-        child.kill('SIGKILL');
-        resolve('late');
-      },
-      Math.max(0, deadline - Date.now()),
-    );
-    const end = (outcome: { answer?: string; failed?: string }) => {
-      clearTimeout(timer);
-      resolve(outcome);
-    };
-    child.once('message', (message) => end(message as { answer?: string; failed?: string }));
-    child.once('close', (code, signal) => end({ failed: `the second engine exited (${signal ?? code})` }));
-    child.once('error', (error) => end({ failed: error.message }));
-    child.send({ edrPath: createRequire(import.meta.url).resolve('@nomicfoundation/edr'), config, requests });
-  });
-}
+const MOVED = 'the C-Chain state changed (a dev edit, revert or reset) while the call ran';
 
 /**
  * The engine's answer to `method` (eth_call, eth_estimateGas) with `params` (engine params) on a second engine, or a
  * timeout at `deadline` (Date.now()'s clock); undefined when the call cannot run there (see forkPoint; with `header`,
- * the fields its block is read with, not at `pending`). Called inside a queued op.
+ * the fields its block is read with, not at `pending`). Called inside a queued op, which steps aside while it runs.
  */
 export async function detachedCall(
   chain: CChain,
@@ -218,30 +177,39 @@ export async function detachedCall(
   if (!point || (header && point.next.length > 0)) return undefined;
   const { port } = await routeServer();
   const token = randomBytes(16).toString('hex');
-  routes.set(token, { source: provider, fork: `0x${point.number.toString(16)}`, ...(header ? { header } : {}) });
-  const cacheDir = await mkdtemp(join(tmpdir(), 'avalanche-mock-call-'));
+  const moves = chain.moves;
+  const moved = () => chain.moves !== moves;
+  routes.set(token, { source: provider, fork: `0x${point.number.toString(16)}`, moved, ...(header ? { header } : {}) });
   try {
-    const config = chain.forkConfig({ url: `http://127.0.0.1:${port}/${token}`, blockNumber: point.number, cacheDir });
-    // Every block of the source on this chain's rules: EDR knows none of its chain's, and runs a call at its fork
-    // block on that block's own header, as the chain's engine does.
-    (config.network as ForkConfig).chainOverrides = [
-      {
-        chainId: config.chainId,
-        name: 'C-Chain',
-        hardforkActivationOverrides: [{ condition: { blockNumber: 0n }, hardfork: config.hardfork }],
-      },
-    ];
+    const config = (cacheDir: string) => {
+      const forked = chain.forkConfig({
+        url: `http://127.0.0.1:${port}/${token}`,
+        blockNumber: point.number,
+        cacheDir,
+      });
+      // Every block of the source on this chain's rules: EDR knows none of its chain's, and runs a call at its fork
+      // block on that block's own header, as the chain's engine does.
+      (forked.network as ForkConfig).chainOverrides = [
+        {
+          chainId: forked.chainId,
+          name: 'C-Chain',
+          hardforkActivationOverrides: [{ condition: { blockNumber: 0n }, hardfork: forked.hardfork }],
+        },
+      ];
+      return forked;
+    };
     const at = point.next.length > 0 ? 'pending' : 'latest';
     const requests = [
       ...point.next.map(([method, args]) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: args })),
       JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [params[0], at, ...params.slice(2)] }),
     ];
-    const ended = await inChild(config, requests, deadline);
+    const ended = await chain.aside(() => inChild(chain, config, requests, deadline));
     if (ended === 'late') return { timeout: true };
+    // Its run may have read the state the chain left: answered an error the caller can retry, not a mixed state's result.
+    if (moved()) return { answer: JSON.stringify({ error: { code: -32000, message: MOVED } }) };
     if (ended.answer === undefined) throw new Error(`the mock's second engine failed: ${ended.failed}`);
     return { answer: ended.answer };
   } finally {
     routes.delete(token);
-    await rm(cacheDir, { recursive: true, force: true });
   }
 }

@@ -16,6 +16,7 @@ import { withCorethLogs } from './filter-criteria.ts';
 import { INITIAL_BASE_FEE } from './fees-window.ts';
 import { type CGenesis, X2C_RATE, cGenesis } from './genesis.ts';
 import { queueOverflow } from './nonce-queue.ts';
+import { OpQueue } from './op-queue.ts';
 import { poolSent, replayChain } from './replay.ts';
 
 /** What the fee rules keep of each block of the engine's chain (./fees.ts), and what coreth adds to it. */
@@ -120,6 +121,9 @@ const afterAnswer = (): Promise<void> => new Promise((resolve) => process.nextTi
 /** The dev controls fire their C-Chain parts and answer at once; a failure there leaves the engine as it was. */
 const ignore = (): void => undefined;
 
+/** Requests that change the state of a block the chain has (edits of the latest one, reverts). */
+const EDITS = /"method":"(hardhat_set|evm_revert|hardhat_reset)/;
+
 export class CChain {
   private genesisCache: CGenesis | undefined;
   /** The Ethereum fork the engine was made with (its rules at the world's time then). */
@@ -131,7 +135,9 @@ export class CChain {
   private provider: Promise<Provider> | undefined;
   /** An engine made while the node idled, and the text of the config it was made with (`prepare`). */
   private spare?: { config: string; engine: Promise<NewEngine> };
-  private tail: Promise<unknown> = Promise.resolve();
+  private readonly queue = new OpQueue();
+  /** Bumped by each state edit, revert and reset: a run aside (./detached-call.ts) reading a state it left sees it moved. */
+  moves = 0;
   /** Dev snapshot IDs to the engine's; undefined: taken before the engine existed, so reverting means a fresh chain. */
   private readonly marks = new Map<string, Promise<string | undefined>>();
   private automine = true;
@@ -313,7 +319,7 @@ export class CChain {
   /** Runs `op` on the engine after every call queued before it. */
   run<T>(op: (provider: Provider) => Promise<T>): Promise<T> {
     this.touched = true;
-    const next = this.tail.then(() => {
+    return this.queue.run(() => {
       this.provider ??= this.create();
       return this.provider.then(async (provider) => {
         try {
@@ -323,8 +329,15 @@ export class CChain {
         }
       });
     });
-    this.tail = next.catch(() => undefined);
-    return next;
+  }
+
+  /** Inside a queued op: `work` runs while later ops run (./op-queue.ts); `queuedAt`: when the op was queued. */
+  aside<T>(work: () => Promise<T>): Promise<T> {
+    return this.queue.aside(work);
+  }
+
+  get queuedAt(): number {
+    return this.queue.queuedAt;
   }
 
   /**
@@ -562,6 +575,7 @@ export class CChain {
   private send(provider: Provider, request: string, keepsKnown = false): Promise<string> {
     this.sent++;
     if (!keepsKnown) this.known.clear();
+    if (EDITS.test(request)) this.moves++;
     return provider.handleRequest(request).then((response) => {
       const data = response.data;
       return typeof data === 'string' ? data : JSON.stringify(data);
@@ -742,6 +756,7 @@ export class CChain {
     this.marks.clear();
     if (!this.touched) return Promise.resolve();
     const done = this.run(async () => {
+      this.moves++;
       this.provider = undefined;
     });
     this.touched = false;

@@ -3,9 +3,12 @@
  * v1.14.2's DoCall (graft/coreth/internal/ethapi/api.go) runs an eth_call with the RPC gas cap, 50,000,000
  * (plugin/evm/config/default_config.go), and cancels the EVM after RPCEVMTimeout, 5 s (eth/ethconfig/config.go:
  * "execution aborted (timeout = 5s)"); other requests are served meanwhile. The mock runs such a call's whole gas on a
- * second engine under that deadline (mock/cchain/detached-call.ts), so the chain is held no longer than coreth's
- * deadline, never for the engine's minute of 50M gas.
+ * second engine in a child process under that deadline, counted from the call's arrival (mock/cchain/detached-call.ts),
+ * while the chain serves other requests, never for the engine's minute of 50M gas.
  */
+import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { callRpc } from '../support/rpc.ts';
@@ -68,6 +71,76 @@ describe('a gas-shaped endless call without a gas limit', () => {
     const address = await deploy(GAS_LOOP);
     const answer = await within(c('eth_estimateGas', [{ to: address }, 'latest']), 25_000);
     expect(answer).toMatchObject({ error: { code: -32000, message: 'gas required exceeds allowance (50000000)' } });
+  });
+});
+
+/** The pids of this process's children running the second engine's program (`node -e …`). */
+const secondEngines = () =>
+  execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes(' -e '))
+    .map((line) => Number(line.trim().split(' ')[0]));
+/** The folders of this process's runs on a second engine (mock/cchain/detached-call.ts). */
+const runFolders = () => readdirSync(tmpdir()).filter((name) => name.startsWith(`avalanche-mock-call-${process.pid}-`));
+
+describe('while a hostile call runs on the second engine', () => {
+  it('other requests are answered before it', { timeout: 60_000 }, async () => {
+    const hostileAt = await deploy(GAS_LOOP);
+    const order: string[] = [];
+    const noted = <T>(name: string, promise: Promise<T>) => promise.finally(() => order.push(name));
+    const hostile = noted('hostile', within(c('eth_call', [{ to: hostileAt }, 'latest']), 25_000));
+    // Asked once the hostile call's child runs, so that they arrive after it.
+    while (secondEngines().length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    const height = noted('eth_blockNumber', c('eth_blockNumber', []));
+    const normal = noted('eth_call', c('eth_call', [{ to: hostileAt, gas: '0x5208' }, 'latest']));
+    expect(await height).toMatchObject({ result: expect.stringMatching(/^0x/) });
+    expect(await normal).toHaveProperty('error.message', 'out of gas');
+    expect(await hostile).toMatchObject({ error: { code: -32000, message: TIMEOUT } });
+    expect(order).toEqual(['eth_blockNumber', 'eth_call', 'hostile']);
+  });
+
+  it('several at once are all answered coreth’s timeout, and nothing is left running', {
+    timeout: 60_000,
+  }, async () => {
+    const address = await deploy(GAS_LOOP);
+    const answers = await Promise.all([0, 1, 2].map(() => within(c('eth_call', [{ to: address }, 'latest']), 25_000)));
+    for (const answer of answers) expect(answer).toMatchObject({ error: { code: -32000, message: TIMEOUT } });
+    expect(secondEngines()).toEqual([]);
+    expect(runFolders()).toEqual([]);
+  });
+});
+
+/** 40,000 turns of GAS, POP and a countdown, then returns the balance of 0x…c0ffee: a read late in the run. */
+const LATE_READ = `0x62009c405b5a50600190038060045750730000000000000000000000000000000000c0ffee3160005260206000f3`;
+
+describe('a state edit while a call runs on the second engine', () => {
+  it('is never read by the run: the call fails or times out instead', { timeout: 60_000 }, async () => {
+    const address = await deploy(LATE_READ);
+    const late = within(c('eth_call', [{ to: address }, 'latest']), 25_000);
+    while (secondEngines().length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await c('hardhat_setBalance', [`0x${'c0ffee'.padStart(40, '0')}`, '0x77'])).error).toBeUndefined();
+    const answer = (await late) as { error?: { message: string } };
+    expect(answer.error?.message).toMatch(/^(execution aborted \(timeout = 5s\)|the C-Chain state changed .*)$/);
+  });
+});
+
+describe('closing the node', () => {
+  it('kills a running second engine and removes its folder', { timeout: 60_000 }, async () => {
+    const other = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
+    const rpc = (method: string, params: unknown[]) => callRpc(`${other.url}/ext/bc/C/rpc`, method, params);
+    const address = `0x${'cd'.repeat(20)}`;
+    expect((await rpc('hardhat_setCode', [address, GAS_LOOP])).error).toBeUndefined();
+    const before = new Set(secondEngines());
+    const hostile = rpc('eth_call', [{ to: address }, 'latest']).catch((error: unknown) => error);
+    let running: number[] = [];
+    while (running.length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      running = secondEngines().filter((pid) => !before.has(pid));
+    }
+    await other.close();
+    for (const pid of running) expect(() => process.kill(pid, 0)).toThrow();
+    expect(runFolders()).toEqual([]);
+    await hostile;
   });
 });
 
