@@ -196,12 +196,15 @@ export async function callWithBlockOverrides(chain: CChain, provider: Provider, 
   // ToMessage's gas: the call's, at most the RPC gas cap, which a block's gas limit does not change.
   const gas = typeof call.gas === 'string' ? BigInt(call.gas) : RPC_GAS_CAP;
   call.gas = hex(gas < RPC_GAS_CAP ? gas : RPC_GAS_CAP);
-  const snapshot = (await chain.call(provider, 'evm_snapshot')) as string;
-  try {
-    await chain.calls(provider, edits);
-    // The bounded run (./call-run.ts) on the block built: a hostile call holds the chain no longer than without.
-    return gethAnswer('eth_call', await runCall(chain, provider, [call, 'pending', ...withState]));
-  } finally {
-    await chain.call(provider, 'evm_revert', [snapshot]);
-  }
+  // The edits are in the engine until the revert: no other op may run meanwhile, even while a second engine runs.
+  return chain.hold(async () => {
+    const snapshot = (await chain.call(provider, 'evm_snapshot')) as string;
+    try {
+      await chain.calls(provider, edits);
+      // The bounded run (./call-run.ts) on the block built, within coreth's deadline from the call's arrival.
+      return gethAnswer('eth_call', await runCall(chain, provider, [call, 'pending', ...withState]));
+    } finally {
+      await chain.call(provider, 'evm_revert', [snapshot]);
+    }
+  });
 }

@@ -59,6 +59,16 @@ export async function withOverride(
   params: unknown[],
   estimate: (params: unknown[]) => Promise<string | undefined>,
 ): Promise<string> {
+  // The edits are in the engine until the revert: no other op may run meanwhile, even while a second engine runs.
+  return chain.hold(() => estimateEdited(chain, provider, params, estimate));
+}
+
+async function estimateEdited(
+  chain: CChain,
+  provider: Provider,
+  params: unknown[],
+  estimate: (params: unknown[]) => Promise<string | undefined>,
+): Promise<string> {
   const snapshot = (await chain.call(provider, 'evm_snapshot')) as string;
   try {
     const edits = overrideEdits(params[2] as Record<string, unknown>) ?? [];

@@ -336,6 +336,11 @@ export class CChain {
     return this.queue.aside(work);
   }
 
+  /** Inside a queued op: `work` keeps the queue throughout (an override's edits are in the engine meanwhile). */
+  hold<T>(work: () => Promise<T>): Promise<T> {
+    return this.queue.hold(work);
+  }
+
   get queuedAt(): number {
     return this.queue.queuedAt;
   }

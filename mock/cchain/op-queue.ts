@@ -12,6 +12,8 @@ interface Turn {
 export class OpQueue {
   private tail: Promise<unknown> = Promise.resolve();
   private current: Turn | undefined;
+  /** Ops inside hold(): the engine holds a state made for them alone (an override's edits), which nobody may see. */
+  private held = 0;
 
   /** When the op holding the queue was queued (Date.now()'s clock), or now outside any op. */
   get queuedAt(): number {
@@ -28,13 +30,23 @@ export class OpQueue {
   /** Inside an op: `work` runs while later ops take their turns; the op then waits for its turn again. */
   async aside<T>(work: () => Promise<T>): Promise<T> {
     const turn = this.current;
-    if (!turn) return work();
+    if (!turn || this.held > 0) return work();
     this.current = undefined;
     turn.release();
     try {
       return await work();
     } finally {
       await this.take(turn);
+    }
+  }
+
+  /** Inside an op: `work` keeps the queue throughout, even where it would step aside. */
+  async hold<T>(work: () => Promise<T>): Promise<T> {
+    this.held++;
+    try {
+      return await work();
+    } finally {
+      this.held--;
     }
   }
 

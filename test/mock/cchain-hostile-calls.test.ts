@@ -124,6 +124,31 @@ describe('a state edit while a call runs on the second engine', () => {
   });
 });
 
+describe('an override made in the engine while a second engine runs', () => {
+  // eth_estimateGas's state override and eth_call's block overrides are edits of the engine, undone after the run:
+  // another request never reads them, though the run itself goes to the second engine.
+  it.each([
+    [
+      'eth_estimateGas with a state override',
+      (to: string, edited: string) =>
+        c('eth_estimateGas', [{ to }, 'latest', { [to]: { code: GAS_LOOP }, [edited]: { balance: '0x77' } }]),
+    ],
+    [
+      'eth_call with block overrides',
+      (to: string, edited: string) =>
+        c('eth_call', [{ to }, 'latest', { [edited]: { balance: '0x77' } }, { time: '0x7fffffff' }]),
+    ],
+  ])('%s is never seen by another request', { timeout: 60_000 }, async (_, run) => {
+    const edited = `0x${'e0'.repeat(20)}`;
+    const to = await deploy(GAS_LOOP);
+    const hostile = within(run(to, edited), 25_000);
+    while (secondEngines().length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    const balance = await within(c('eth_getBalance', [edited, 'latest']), 25_000);
+    expect(balance).toMatchObject({ result: '0x0' });
+    expect(await hostile).toMatchObject({ error: { code: -32000 } });
+  });
+});
+
 describe('closing the node', () => {
   it('kills a running second engine and removes its folder', { timeout: 60_000 }, async () => {
     const other = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
