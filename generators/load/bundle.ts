@@ -210,9 +210,11 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
       return ref;
     }
     const pointerTokens = parsePointer(pointer);
-    // Inside an OpenRPC document, where a value sits says what it is: a method is no schema, a title no error.
+    // Inside an OpenRPC document, where a value sits says what it is: a method is no schema, a title no error. What an
+    // x- extension holds is the extension's to say (this spec's x-result-history holds schemas).
     const isDocument = targetFile === rootFile || (isObject(loadedTarget.value) && 'openrpc' in loadedTarget.value);
-    if (isDocument && roleAt(pointerTokens) !== OBJECT_ROLE[contextKind]) {
+    const inExtension = pointerTokens.some((token) => token.startsWith('x-'));
+    if (isDocument && !inExtension && roleAt(pointerTokens) !== OBJECT_ROLE[contextKind]) {
       const noun = kindNoun(contextKind);
       problems.push({ ...here, message: `$ref "${ref}" sits where a ${noun} goes, but ${origin} is no ${noun}` });
       return ref;

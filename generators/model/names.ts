@@ -264,7 +264,7 @@ export const RESERVED_MODULE_NAMES = new Set([...CLIENT_MODULES, TYPES_MODULE]);
  */
 export const RESERVED_METHOD_NAMES: ReadonlySet<string> = new Set([
   ...Object.getOwnPropertyNames(Object.prototype),
-  ...'toJSON then request notify call failed paginate positional wireNames methodServers url'.split(' '),
+  ...'toJSON then request notify call failed paginate positional paramsByName wireNames methodServers url'.split(' '),
 ]);
 
 /**

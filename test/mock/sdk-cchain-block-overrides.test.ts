@@ -103,7 +103,8 @@ describe('eth_call with block overrides on /ext/bc/C/rpc', () => {
     const { pub } = cClients(node.url);
     const latest = await pub.getBlock();
     const pending = await pendingBlock();
-    const far = `0x${(latest.timestamp + 10n ** 6n).toString(16)}`;
+    // Past the next block's time (the world's), which is past the genesis block's (local's is its file's, 2020).
+    const far = `0x${(node.world.time.get() + 10n ** 6n).toString(16)}`;
     const overrides = {
       number: `0x${(latest.number + 50n).toString(16)}`,
       time: far,

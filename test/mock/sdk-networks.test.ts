@@ -51,7 +51,7 @@ describe('one app, three networks', () => {
     });
   }
 
-  it('a viem wallet made for Mainnet, sending through a local node, is refused: invalid sender', async () => {
+  it('a viem wallet made for Mainnet, sending through a local node, is stopped by viem, and its raw tx refused: invalid sender', async () => {
     const mainnet = defineChain({
       id: 43114,
       name: 'Avalanche',
@@ -63,10 +63,23 @@ describe('one app, three networks', () => {
       transport: http(`${nodes.local!.url}/ext/bc/C/rpc`),
       account: privateKeyToAccount(`0x${Buffer.from(EWOQ).toString('hex')}` as Hex),
     });
-    const error = await wallet.sendTransaction({ to: `0x${'11'.repeat(20)}`, value: 1n }).catch((e: unknown) => e);
-    // viem signs with a local account for the chain it was given (no eth_chainId check), and the node refuses another
-    // chain's signature as coreth's txpool does.
-    expect((error as Error & { walk(): unknown }).walk()).toEqual({ code: -32000, message: 'invalid sender' });
+    const to = `0x${'11'.repeat(20)}` as const;
+    // viem prepares the tx through eth_fillTransaction, which coreth serves: the chain ID it fills is the node's, so
+    // viem stops before signing.
+    const error = await wallet.sendTransaction({ to, value: 1n }).catch((e: unknown) => e);
+    expect((error as Error & { walk(): Error }).walk().name).toBe('ChainMismatchError');
+    // Signed for Mainnet all the same and sent raw: the node refuses another chain's signature as coreth's txpool does.
+    const raw = await wallet.account.signTransaction({
+      chainId: 43114,
+      to,
+      value: 1n,
+      nonce: 0,
+      gas: 21_000n,
+      maxFeePerGas: 100_000_000_000n,
+      maxPriorityFeePerGas: 1n,
+    });
+    const refused = await callRpc(`${nodes.local!.url}/ext/bc/C/rpc`, 'eth_sendRawTransaction', [raw]);
+    expect(refused.error).toEqual({ code: -32000, message: 'invalid sender' });
     const pub = createPublicClient({ transport: http(`${nodes.local!.url}/ext/bc/C/rpc`) });
     expect(await pub.getTransactionCount({ address: wallet.account.address })).toBe(0);
   });
