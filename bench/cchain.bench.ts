@@ -192,7 +192,8 @@ async function roundTrips(
     await post(`${url}/ext/bc/C/avax`, 'avax.getAtomicTxStatus', { txID: last.exported }),
     await post(`${url}/ext/bc/P`, 'platform.getTxStatus', { txID: last.imported }),
   ] as Array<{ status: string }>;
-  if (statuses.some(({ status }) => status !== 'Accepted'))
+  // The P-Chain says Committed of an accepted tx (vms/platformvm/status), the C-Chain's atomic API Accepted.
+  if (statuses[0]?.status !== 'Accepted' || statuses[1]?.status !== 'Committed')
     throw new Error(`a round trip's txs were not accepted when answered: ${JSON.stringify(statuses)}`);
   const atEnd = await node.cpu();
   const nodeCpu = (atEnd.cpu - cpuAtStart) / (rounds - warmUp);
