@@ -12,6 +12,7 @@ import { COINBASE, type CChain, EvmError } from './evm.ts';
 import { unpackRevert } from './geth-errors.ts';
 import { VM_ERRORS } from './access-list.ts';
 import { withCallGas } from './transaction-args.ts';
+import { appliedOverride, underOverride } from './estimate-override.ts';
 
 type Method = (params: unknown) => Promise<unknown>;
 type RpcTransaction = Parameters<typeof transactionBytes>[0];
@@ -52,18 +53,24 @@ async function callDetailed(chain: CChain, call: (params: unknown) => Promise<st
   ) as unknown[];
   const { result, error } = JSON.parse(await call(params)) as CallAnswer;
   if (error?.code === -32602) throw new EvmError(error.code, error.message);
-  // The engine's debug_traceCall, which measures the gas, runs on the state as it is (EDR's handle_debug_trace_call).
-  if (overrides !== undefined && overrides !== null)
+  // The engine's debug_traceCall, which measures the gas, takes no override: it runs on the override's edits.
+  const overridden = overrides !== undefined && overrides !== null;
+  if (overridden && !appliedOverride([args, block, overrides]))
     throw new EvmError(
       -32000,
-      "eth_callDetailed: the mock measures a call's gas on the chain's state, without overrides",
+      "eth_callDetailed: the mock measures an overridden call's gas on the last accepted block's state with the " +
+        "override's edits, which cannot replace an account's whole storage (`state`) nor edit an older block",
     );
   // The engine's run again, under its callTracer, for the gas it used.
   const gasOf = () =>
     chain.run(async (provider) => {
-      const frame = (await chain.call(provider, 'debug_traceCall', [args, block, { tracer: 'callTracer' }])) as {
-        gasUsed: string;
-      };
+      const trace = () =>
+        chain.call(provider, 'debug_traceCall', [args, block, { tracer: 'callTracer' }]) as Promise<{
+          gasUsed: string;
+        }>;
+      const frame = overridden
+        ? await underOverride(chain, provider, overrides as Record<string, unknown>, trace)
+        : await trace();
       return Number(BigInt(frame.gasUsed));
     });
   if (error === undefined) return { gas: await gasOf(), errCode: 0, err: '', returnData: result ?? '0x' };

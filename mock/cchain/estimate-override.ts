@@ -69,19 +69,43 @@ async function estimateEdited(
   params: unknown[],
   estimate: (params: unknown[]) => Promise<string | undefined>,
 ): Promise<string> {
-  const snapshot = (await chain.call(provider, 'evm_snapshot')) as string;
   try {
-    const edits = overrideEdits(params[2] as Record<string, unknown>) ?? [];
-    if (edits.length > 0) await chain.calls(provider, edits);
-    const atBlock = params[1] === undefined || params[1] === null ? params.slice(0, 1) : params.slice(0, 2);
-    const answer = await estimate(atBlock);
-    if (answer !== undefined) return answer;
-    return JSON.stringify({ result: await chain.call(provider, 'eth_estimateGas', atBlock) });
+    return await edited(chain, provider, params[2] as Record<string, unknown>, async () => {
+      const atBlock = params[1] === undefined || params[1] === null ? params.slice(0, 1) : params.slice(0, 2);
+      const answer = await estimate(atBlock);
+      if (answer !== undefined) return answer;
+      return JSON.stringify({ result: await chain.call(provider, 'eth_estimateGas', atBlock) });
+    });
   } catch (error) {
     if (!(error instanceof EvmError)) throw error;
     const { code, message, data } = error;
     return JSON.stringify({ error: data === undefined || data === null ? { code, message } : { code, message, data } });
+  }
+}
+
+/** `work` on the engine's latest state with `overrides` made (appliedOverride said it can be), then undone. */
+async function edited<T>(
+  chain: CChain,
+  provider: Provider,
+  overrides: Record<string, unknown>,
+  work: () => Promise<T>,
+): Promise<T> {
+  const snapshot = (await chain.call(provider, 'evm_snapshot')) as string;
+  try {
+    const edits = overrideEdits(overrides) ?? [];
+    if (edits.length > 0) await chain.calls(provider, edits);
+    return await work();
   } finally {
     await chain.call(provider, 'evm_revert', [snapshot]);
   }
+}
+
+/** `work` inside the op, on the state `overrides` make (appliedOverride said they can), which no other op sees. */
+export function underOverride<T>(
+  chain: CChain,
+  provider: Provider,
+  overrides: Record<string, unknown>,
+  work: () => Promise<T>,
+): Promise<T> {
+  return chain.hold(() => edited(chain, provider, overrides, work));
 }

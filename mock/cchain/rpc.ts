@@ -27,6 +27,7 @@ import { corethReceipt } from './receipts.ts';
 import { transactionSender } from './raw-transaction.ts';
 import { submitRefusal } from './submit-limits.ts';
 import { signFillMethods } from './sign-fill.ts';
+import { sendFromNode } from './node-send.ts';
 import { ethChecksum } from '../engine/dev.ts';
 import { stringifyJson } from '../../generators/common/json.ts';
 import { documented, refusedParams, unservedMethods } from './params.ts';
@@ -162,7 +163,14 @@ function senderOfWrite(method: string, params: unknown): string | undefined {
 }
 
 /** One call's answer, as JSON text, with `id` as written (./json-rpc.ts). */
-async function answerOne(chain: CChain, own: OwnMethods, id: string, method: string, params: unknown): Promise<string> {
+async function answerOne(
+  chain: CChain,
+  own: OwnMethods,
+  id: string,
+  method: string,
+  params: unknown,
+  filled = false,
+): Promise<string> {
   const dev = await answerDevMethod(chain, method, params);
   if (dev !== undefined) return `{"jsonrpc":"2.0","id":${id},${dev.slice(1)}`;
   if (
@@ -184,6 +192,18 @@ async function answerOne(chain: CChain, own: OwnMethods, id: string, method: str
   const called = withCallData(method, params);
   if ('refused' in called) return errorJson(id, -32000, called.refused);
   params = called.params;
+  if (method === 'eth_sendTransaction' && !filled)
+    return sendFromNode(
+      chain,
+      () => callServer(chain),
+      senderOf(params),
+      params,
+      (args) => answerOne(chain, own, id, method, args, true),
+      (error) =>
+        error instanceof EvmError
+          ? errorJson(id, error.code, error.message, error.data)
+          : errorJson(id, -32000, (error as Error).message),
+    );
   // GetProof decodes its keys before it reads the state, GetStorageAt after.
   const keys = storageKeys(method, params);
   if (keys?.refused !== undefined && method === 'eth_getProof') return errorJson(id, -32000, keys.refused);

@@ -28,7 +28,8 @@ const big = (value: unknown) => BigInt(value as string);
 const quantity = (value: bigint) => `0x${value.toString(16)}`;
 const bytesOf = (hex: unknown) => Buffer.from(String(hex ?? '0x').slice(2), 'hex');
 
-export function signFillMethods(serve: () => Serve): Record<string, (params: unknown) => Promise<unknown>> {
+/** setDefaults (transaction_args.go), its reads through the endpoint's own answers. */
+function defaultsOf(serve: () => Serve): (args: Args) => Promise<void> {
   /** One call to the endpoint itself: its result, or its error thrown as it was answered. */
   const ask = async (method: string, params: unknown[]): Promise<unknown> => {
     const answer = JSON.parse(await serve()('1', method, params)) as {
@@ -85,6 +86,11 @@ export function signFillMethods(serve: () => Serve): Record<string, (params: unk
     args.chainid ??= quantity(want);
   }
 
+  return setDefaults;
+}
+
+export function signFillMethods(serve: () => Serve): Record<string, (params: unknown) => Promise<unknown>> {
+  const setDefaults = defaultsOf(serve);
   return {
     eth_fillTransaction: async (params) => {
       const args = transactionArgs(params);
@@ -106,6 +112,33 @@ export function signFillMethods(serve: () => Serve): Record<string, (params: unk
       throw new Error('unknown account');
     },
   };
+}
+
+/**
+ * SendTransaction's args (internal/ethapi/api.go) for an account the node signs for: setDefaults, then
+ * SubmitTransaction's checkTxFee of the transaction toTransaction makes, as the args the engine sends unchanged (the
+ * type toTransaction picks: a fee cap makes a dynamic-fee one, else a list an access-list one, else a legacy one).
+ */
+export async function sendDefaults(serve: () => Serve, params: unknown): Promise<Args> {
+  const args = transactionArgs(params);
+  await defaultsOf(serve)(args);
+  const { tx } = unsigned(args);
+  const refused = checkTxFee(big(tx.maxFeePerGas ?? tx.gasPrice), big(tx.gas));
+  if (refused) throw new Error(refused);
+  const fees =
+    tx.type === '0x2'
+      ? { maxFeePerGas: tx.maxFeePerGas, maxPriorityFeePerGas: tx.maxPriorityFeePerGas }
+      : { gasPrice: tx.gasPrice };
+  return withoutUndefined({
+    from: typeof args.from === 'string' ? args.from : ZERO_ADDRESS,
+    ...(tx.to === null ? {} : { to: tx.to }),
+    nonce: tx.nonce,
+    gas: tx.gas,
+    ...fees,
+    value: tx.value,
+    input: tx.input,
+    accessList: tx.type === '0x0' ? undefined : tx.accessList,
+  });
 }
 
 const FEE_NAMES = [

@@ -113,9 +113,31 @@ describe("coreth's default eth_* methods", () => {
     expect(answer).toMatchObject({ result: { gas: 0x10000, errCode: 0, err: 'out of gas', returnData: '0x' } });
   });
 
-  it('eth_callDetailed with a state override is refused: the mock cannot measure its gas', async () => {
-    const answer = await rpc('eth_callDetailed', [{ to: TO }, 'latest', { [TO]: { code: '0x00' } }]);
-    expect(answer.error).toMatchObject({ code: -32000, message: expect.stringMatching(/without overrides/) });
+  it("eth_callDetailed with a state override runs on the overridden state (DoCall's overrides.Apply)", async () => {
+    // PUSH1 42 PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN, and an SLOAD of slot 1 first (a stateDiff sets it).
+    const code = '0x60015450602a60005260206000f3';
+    const plain = await rpc('eth_callDetailed', [{ to: await withCode(code) }, 'latest']);
+    const word = `0x${'2a'.padStart(64, '0')}`;
+    const overridden = { [TO]: { code, stateDiff: { [`0x${'1'.padStart(64, '0')}`]: word } } };
+    const answer = await rpc('eth_callDetailed', [{ to: TO }, 'latest', overridden]);
+    // A set slot costs the same cold SLOAD: the gas is the plain run's.
+    expect(answer.result).toEqual(plain.result);
+    expect(answer.result).toMatchObject({ errCode: 0, err: '', returnData: word });
+    // A balance override pays for a value the account lacks.
+    const paid = await rpc('eth_callDetailed', [
+      { from: POOR, to: TO, value: '0x1' },
+      'latest',
+      { [POOR]: { balance: '0x10' } },
+    ]);
+    expect(paid.result).toMatchObject({ gas: 21_000, errCode: 0, err: '', returnData: '0x' });
+    // Nothing of it stays.
+    expect(await rpc('eth_getCode', [TO, 'latest'])).toMatchObject({ result: '0x' });
+    expect(await rpc('eth_getBalance', [POOR, 'latest'])).toMatchObject({ result: '0x0' });
+  });
+
+  it('eth_callDetailed with a whole-storage override is refused: the engine cannot make it', async () => {
+    const answer = await rpc('eth_callDetailed', [{ to: TO }, 'latest', { [TO]: { state: {} } }]);
+    expect(answer.error).toMatchObject({ code: -32000, message: expect.stringMatching(/whole storage/) });
   });
 
   it('eth_callDetailed of a call the sender cannot pay for fails the call', async () => {
