@@ -2,7 +2,7 @@
  * The `eth_*` methods coreth's default `eth-apis` serve (plugin/evm/config/default_config.go: "eth",
  * "internal-eth", "internal-blockchain", "internal-transaction") that the engine has no answer to, as coreth answers
  * them on a node without a keystore account: internal/ethapi/api.go's TransactionAPI (raw transactions, the pending
- * transactions of the node's own accounts, Resend), api_extra.go's BlockChainAPI (CallDetailed, GetBadBlocks) and
+ * transactions of the node's own accounts; Resend is ./resend.ts), api_extra.go's BlockChainAPI (CallDetailed, GetBadBlocks) and
  * eth/api.go's Etherbase.
  */
 import { engineParams } from './block-hashes.ts';
@@ -99,14 +99,6 @@ export function corethDefaultMethods(
     eth_getRawTransactionByBlockHashAndIndex: (params) => rawAt(chain, 'eth_getBlockByHash', params),
     // Only the pool's transactions sent from the node's own accounts, of which it has none.
     eth_pendingTransactions: async () => [],
-    eth_resend: async (params) => {
-      const [args] = params as [{ nonce?: unknown } | null | undefined];
-      if (args?.nonce === undefined || args.nonce === null)
-        throw new EvmError(-32000, 'missing transaction nonce in transaction spec');
-      // Past the nonce, Resend re-signs a pooled transaction of the node's own accounts, of which it has none: it
-      // answers "unknown account" or "transaction 0x… not found" after setDefaults, which the mock does not redo.
-      throw new EvmError(-32000, 'eth_resend: the node holds no account to re-sign a pending transaction with');
-    },
     // The blocks the chain refused, of which the mock's has none.
     eth_getBadBlocks: async () => [],
     eth_callDetailed: (params) => callDetailed(chain, call, params),

@@ -28,6 +28,7 @@ import { transactionSender } from './raw-transaction.ts';
 import { submitRefusal } from './submit-limits.ts';
 import { signFillMethods } from './sign-fill.ts';
 import { sendFromNode } from './node-send.ts';
+import { resendMethod } from './resend.ts';
 import { ethChecksum } from '../engine/dev.ts';
 import { stringifyJson } from '../../generators/common/json.ts';
 import { documented, refusedParams, unservedMethods } from './params.ts';
@@ -96,6 +97,7 @@ function newCorethMethods(chain: CChain): OwnMethods {
       transactionByHash: (params) => ownTransaction(chain, 'eth_getTransactionByHash', params),
       call: (params) => answerOne(chain, corethMethods(chain), '0', 'eth_call', params),
     }),
+    eth_resend: resendMethod(chain, () => callServer(chain)),
     eth_getChainConfig: async () => chainConfig(chain.world, chain.release),
     eth_getBlockByNumber: (params) => readBlock(chain, 'eth_getBlockByNumber', params),
     eth_getBlockByHash: (params) => readBlock(chain, 'eth_getBlockByHash', params),

@@ -12,11 +12,11 @@ import { EvmError } from './evm.ts';
 import type { Serve } from './json-rpc.ts';
 import { checkTxFee } from './submit-limits.ts';
 
-type Args = Record<string, unknown>;
+export type Args = Record<string, unknown>;
 const ZERO_ADDRESS = `0x${'0'.repeat(40)}`;
 
 /** TransactionArgs as Go's decoder fills it: keys matched whatever their case, the last of duplicates, null unset. */
-function transactionArgs(params: unknown): Args {
+export function transactionArgs(params: unknown): Args {
   const [value] = Array.isArray(params) ? params : [];
   const args: Args = {};
   if (typeof value === 'object' && value !== null && !Array.isArray(value))
@@ -24,12 +24,12 @@ function transactionArgs(params: unknown): Args {
   return args;
 }
 
-const big = (value: unknown) => BigInt(value as string);
+export const big = (value: unknown) => BigInt(value as string);
 const quantity = (value: bigint) => `0x${value.toString(16)}`;
 const bytesOf = (hex: unknown) => Buffer.from(String(hex ?? '0x').slice(2), 'hex');
 
 /** setDefaults (transaction_args.go), its reads through the endpoint's own answers. */
-function defaultsOf(serve: () => Serve): (args: Args) => Promise<void> {
+export function defaultsOf(serve: () => Serve): (args: Args) => Promise<void> {
   /** One call to the endpoint itself: its result, or its error thrown as it was answered. */
   const ask = async (method: string, params: unknown[]): Promise<unknown> => {
     const answer = JSON.parse(await serve()('1', method, params)) as {
@@ -125,6 +125,12 @@ export async function sendDefaults(serve: () => Serve, params: unknown): Promise
   const { tx } = unsigned(args);
   const refused = checkTxFee(big(tx.maxFeePerGas ?? tx.gasPrice), big(tx.gas));
   if (refused) throw new Error(refused);
+  return engineArgs(args);
+}
+
+/** Filled args as the engine's eth_sendTransaction takes them, for the transaction toTransaction makes of them. */
+export function engineArgs(args: Args): Args {
+  const { tx } = unsigned(args);
   const fees =
     tx.type === '0x2'
       ? { maxFeePerGas: tx.maxFeePerGas, maxPriorityFeePerGas: tx.maxPriorityFeePerGas }
@@ -161,7 +167,7 @@ interface AccessTuple {
  * toTransaction of the filled args, unsigned (V, R and S zero, as NewTx's copy makes them), as MarshalBinary writes it
  * and as Transaction.MarshalJSON writes it (core/types/transaction_marshalling.go of libevm).
  */
-function unsigned(args: Args): { raw: string; tx: Record<string, string | null | AccessTuple[]> } {
+export function unsigned(args: Args): { raw: string; tx: Record<string, string | null | AccessTuple[]> } {
   const to = typeof args.to === 'string' ? args.to.toLowerCase() : null;
   const input = String(args.input ?? args.data ?? '0x').toLowerCase();
   const list = ((args.accesslist ?? []) as AccessTuple[]).map(({ address, storageKeys }) => ({

@@ -145,9 +145,69 @@ describe("coreth's default eth_* methods", () => {
     expect(answer.error).toMatchObject({ code: -32000, message: expect.stringMatching(/^err: insufficient funds/) });
   });
 
-  it('eth_resend with a nonce is refused: the node has no account to re-sign with', async () => {
+  it('eth_resend of a transaction no pool holds: "transaction 0x… not found", the unsigned filled one\'s hash', async () => {
     const { account } = cClients(node.url);
-    const answer = await rpc('eth_resend', [{ from: account.address, to: TO, nonce: '0x0' }, null, null]);
-    expect(answer.error).toMatchObject({ code: -32000 });
+    const args = { from: account.address, to: TO, value: '0x1', nonce: '0x0' };
+    // setDefaults then toTransaction, which eth_fillTransaction answers.
+    const { tx } = (await rpc('eth_fillTransaction', [args])).result as { tx: { hash: string } };
+    const answer = await rpc('eth_resend', [args, null, null]);
+    expect(answer.error).toEqual({ code: -32000, message: `transaction ${tx.hash} not found` });
+  });
+
+  it("eth_resend refuses a new price over RPCTxFeeCap in checkTxFee's words", async () => {
+    const { account } = cClients(node.url);
+    const args = { from: account.address, to: TO, nonce: '0x0' };
+    const answer = await rpc('eth_resend', [args, '0x2386f26fc10000', '0x5208']);
+    expect(answer.error).toEqual({
+      code: -32000,
+      message: 'tx fee (210.00 ether) exceeds the configured cap (100.00 ether)',
+    });
+  });
+
+  it('eth_resend of a pooled transaction signed by a key the node lacks: "unknown account"', async () => {
+    const { pub, wallet, account } = cClients(node.url);
+    expect((await rpc('evm_setAutomine', [false])).error).toBeUndefined();
+    try {
+      const request = await wallet.prepareTransactionRequest({ account, to: TO, value: 7n });
+      await pub.sendRawTransaction({ serializedTransaction: await wallet.signTransaction(request) });
+      const hex = (n: bigint | number) => `0x${n.toString(16)}`;
+      const args = {
+        from: account.address,
+        to: TO,
+        value: '0x7',
+        nonce: hex(request.nonce),
+        gas: hex(request.gas),
+        maxFeePerGas: hex(request.maxFeePerGas),
+        maxPriorityFeePerGas: hex(request.maxPriorityFeePerGas),
+      };
+      expect((await rpc('eth_resend', [args, null, null])).error).toEqual({ code: -32000, message: 'unknown account' });
+    } finally {
+      await rpc('evm_setAutomine', [true]);
+      await rpc('evm_mine', []);
+    }
+  });
+
+  it("eth_resend of an impersonated account's pooled transaction sends it again at the new price", async () => {
+    const whale = '0x00000000000000000000000000000000000a11ce';
+    await rpc('anvil_impersonateAccount', [whale]);
+    await rpc('anvil_setBalance', [whale, '0xde0b6b3a7640000']);
+    expect((await rpc('evm_setAutomine', [false])).error).toBeUndefined();
+    try {
+      const nonce = (await rpc('eth_getTransactionCount', [whale, 'latest'])).result as string;
+      const args = { from: whale, to: TO, value: '0x1', nonce, gas: '0x5208', gasPrice: '0x3b9aca00' };
+      const first = (await rpc('eth_sendTransaction', [args])).result as string;
+      const resent = await rpc('eth_resend', [args, '0x77359400', null]);
+      expect(resent.result).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(resent.result).not.toBe(first);
+      expect((await rpc('eth_getTransactionByHash', [resent.result])).result).toMatchObject({
+        gasPrice: '0x77359400',
+        nonce,
+      });
+      await rpc('evm_mine', []);
+      expect((await rpc('eth_getTransactionReceipt', [resent.result])).result).toMatchObject({ status: '0x1' });
+      expect((await rpc('eth_getTransactionReceipt', [first])).result).toBeNull();
+    } finally {
+      await rpc('evm_setAutomine', [true]);
+    }
   });
 });
