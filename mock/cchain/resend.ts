@@ -71,10 +71,7 @@ export function resendMethod(chain: CChain, serve: () => Serve): (params: unknow
     // The pool's pending transactions (legacypool Pending): the sender's below its pending nonce, not the queued.
     const pendingNonce = big(await ask('eth_getTransactionCount', [from, 'pending']));
     const found = [...chain.world.cChainPool.values()].some(
-      ({ raw }) =>
-        senderOf(raw) === from &&
-        nonceOf(raw) < pendingNonce &&
-        unsignedHash(raw) === match.hash,
+      ({ raw }) => senderOf(raw) === from && nonceOf(raw) < pendingNonce && unsignedHash(raw) === match.hash,
     );
     if (!found) throw new Error(`transaction ${match.hash} not found`);
     if (!chain.impersonated.has(from.slice(2))) throw new Error('unknown account');
