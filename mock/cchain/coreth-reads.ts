@@ -39,6 +39,14 @@ export function web3AndNetMethods(chain: CChain): Record<string, (params: unknow
     // NetAPI.Listening: "always listening"; PeerCount: a hard-coded hexutil.Uint(0).
     net_listening: async () => true,
     net_peerCount: async () => '0x0',
+    // RPCService.Modules, which rpc.NewServer registers on every server: the default eth-apis' namespaces and its own.
+    rpc_modules: async (params) => {
+      if (params !== undefined && params !== null && !Array.isArray(params))
+        throw new EvmError(-32602, 'non-array args');
+      if (Array.isArray(params) && params.length > 0)
+        throw new EvmError(-32602, 'too many arguments, want at most 0');
+      return { eth: '1.0', net: '1.0', rpc: '1.0', web3: '1.0' };
+    },
   };
 }
 

@@ -39,7 +39,7 @@ import { uncleMethods } from './uncles.ts';
 
 /** geth's rpc/http.go defaultBodyLimit. */
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
-const SERVED = /^(eth|net|web3)_/;
+const SERVED = /^(eth|net|web3|rpc)_/;
 /** The calls that may build a block (see CChain.write). */
 const WRITES = new Set(['eth_sendRawTransaction', 'eth_sendTransaction']);
 
