@@ -43,8 +43,7 @@ export function web3AndNetMethods(chain: CChain): Record<string, (params: unknow
     rpc_modules: async (params) => {
       if (params !== undefined && params !== null && !Array.isArray(params))
         throw new EvmError(-32602, 'non-array args');
-      if (Array.isArray(params) && params.length > 0)
-        throw new EvmError(-32602, 'too many arguments, want at most 0');
+      if (Array.isArray(params) && params.length > 0) throw new EvmError(-32602, 'too many arguments, want at most 0');
       return { eth: '1.0', net: '1.0', rpc: '1.0', web3: '1.0' };
     },
   };
