@@ -156,7 +156,7 @@ export function transactionHash(args: FilledArgs, accessList: AccessTuple[]): st
 export const messageGas = (args: Message) => (args.gas < RPC_GAS_CAP ? args.gas : RPC_GAS_CAP);
 
 /** core.IntrinsicGas after Durango (Shanghai's init code words, EIP-2930's access list). */
-function intrinsicGas(args: Message, accessList: readonly AccessTuple[]): bigint {
+export function intrinsicGas(args: Pick<Message, 'to' | 'data'>, accessList: readonly AccessTuple[]): bigint {
   const data = bytes(args.data);
   let gas = args.to === undefined ? 53_000n : 21_000n;
   const zeros = BigInt(data.filter((byte) => byte === 0).length);

@@ -10,7 +10,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { type CChain, EvmError } from './evm.ts';
 import type { Serve } from './json-rpc.ts';
 import { transactionSender } from './raw-transaction.ts';
-import { big, defaultsOf, engineArgs, transactionArgs, unsigned } from './sign-fill.ts';
+import { askNode, big, defaultsOf, engineArgs, transactionArgs, unsigned } from './sign-fill.ts';
 import { checkTxFee } from './submit-limits.ts';
 
 type Fields = Uint8Array[];
@@ -50,14 +50,7 @@ function senderOf(raw: string): string | undefined {
 const given = (value: unknown) => value !== undefined && value !== null;
 
 export function resendMethod(chain: CChain, serve: () => Serve): (params: unknown) => Promise<unknown> {
-  const ask = async (method: string, params: unknown[]): Promise<unknown> => {
-    const answer = JSON.parse(await serve()('1', method, params)) as {
-      result?: unknown;
-      error?: { code: number; message: string; data?: unknown };
-    };
-    if (answer.error) throw new EvmError(answer.error.code, answer.error.message, answer.error.data);
-    return answer.result;
-  };
+  const ask = (method: string, params: unknown[]) => askNode(serve, method, params);
   return async (params) => {
     const [, gasPrice, gasLimit] = Array.isArray(params) ? params : [];
     const args = transactionArgs(params);

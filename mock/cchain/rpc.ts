@@ -29,6 +29,7 @@ import { submitRefusal } from './submit-limits.ts';
 import { signFillMethods } from './sign-fill.ts';
 import { sendFromNode } from './node-send.ts';
 import { resendMethod } from './resend.ts';
+import { pricedOf, tipRefusal } from './min-tip.ts';
 import { ethChecksum } from '../engine/dev.ts';
 import { stringifyJson } from '../../generators/common/json.ts';
 import { documented, refusedParams, unservedMethods } from './params.ts';
@@ -156,6 +157,13 @@ function senderOf(params: unknown): string {
   return typeof from === 'string' ? from.slice(2).toLowerCase() : '0'.repeat(40);
 }
 
+/** The last accepted block's gas limit, which the pool checks a transaction's gas against. */
+const headGasLimit = (chain: CChain) =>
+  chain.run(async (p) => {
+    const head = (await chain.call(p, 'eth_getBlockByNumber', ['latest', false])) as { gasLimit: string };
+    return BigInt(head.gasLimit);
+  });
+
 /** The sender of an eth_sendRawTransaction or eth_sendTransaction call, checksummed. */
 function senderOfWrite(method: string, params: unknown): string | undefined {
   const [first] = Array.isArray(params) ? params : [];
@@ -189,6 +197,11 @@ async function answerOne(
   const [signed] = Array.isArray(params) ? params : [];
   const undecoded = method === 'eth_sendRawTransaction' && typeof signed === 'string' && submitRefusal(signed);
   if (undecoded) return errorJson(id, -32000, undecoded);
+  const priced = method === 'eth_sendRawTransaction' && typeof signed === 'string' && pricedOf(signed);
+  if (priced && priced.tip < 1n) {
+    const refused = tipRefusal(priced, await headGasLimit(chain));
+    if (refused) return errorJson(id, -32000, refused);
+  }
   if (method === 'eth_sendTransaction' && !chain.impersonated.has(senderOf(params)))
     return errorJson(id, -32000, 'unknown account');
   const called = withCallData(method, params);

@@ -11,6 +11,8 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { EvmError } from './evm.ts';
 import type { Serve } from './json-rpc.ts';
 import { checkTxFee } from './submit-limits.ts';
+import type { AccessTuple as ListTuple } from './access-list-args.ts';
+import { tipRefusal } from './min-tip.ts';
 
 export type Args = Record<string, unknown>;
 const ZERO_ADDRESS = `0x${'0'.repeat(40)}`;
@@ -28,17 +30,20 @@ export const big = (value: unknown) => BigInt(value as string);
 const quantity = (value: bigint) => `0x${value.toString(16)}`;
 const bytesOf = (hex: unknown) => Buffer.from(String(hex ?? '0x').slice(2), 'hex');
 
+/** One call to the endpoint itself: its result, or its error thrown as it was answered. */
+export async function askNode(serve: () => Serve, method: string, params: unknown[]): Promise<unknown> {
+  const answer = JSON.parse(await serve()('1', method, params)) as {
+    result?: unknown;
+    error?: { code: number; message: string; data?: unknown };
+  };
+  if (answer.error) throw new EvmError(answer.error.code, answer.error.message, answer.error.data);
+  return answer.result;
+}
+
 /** setDefaults (transaction_args.go), its reads through the endpoint's own answers. */
 export function defaultsOf(serve: () => Serve): (args: Args) => Promise<void> {
   /** One call to the endpoint itself: its result, or its error thrown as it was answered. */
-  const ask = async (method: string, params: unknown[]): Promise<unknown> => {
-    const answer = JSON.parse(await serve()('1', method, params)) as {
-      result?: unknown;
-      error?: { code: number; message: string; data?: unknown };
-    };
-    if (answer.error) throw new EvmError(answer.error.code, answer.error.message, answer.error.data);
-    return answer.result;
-  };
+  const ask = (method: string, params: unknown[]) => askNode(serve, method, params);
 
   /** setFeeDefaults on a chain past London (every C-Chain since Apricot Phase 3). */
   async function setFeeDefaults(args: Args): Promise<void> {
@@ -125,6 +130,21 @@ export async function sendDefaults(serve: () => Serve, params: unknown): Promise
   const { tx } = unsigned(args);
   const refused = checkTxFee(big(tx.maxFeePerGas ?? tx.gasPrice), big(tx.gas));
   if (refused) throw new Error(refused);
+  // SendTx's pool: its floor on the tip (./min-tip.ts).
+  const tip = big(tx.maxPriorityFeePerGas ?? tx.gasPrice);
+  if (tip < 1n) {
+    const head = (await askNode(serve, 'eth_getBlockByNumber', ['latest', false])) as { gasLimit: string };
+    const priced = {
+      gas: big(tx.gas),
+      tip,
+      feeCap: big(tx.maxFeePerGas ?? tx.gasPrice),
+      ...(tx.to === null ? {} : { to: tx.to as string }),
+      data: tx.input as string,
+      accessList: (tx.accessList ?? []) as ListTuple[],
+    };
+    const underpriced = tipRefusal(priced, big(head.gasLimit));
+    if (underpriced) throw new Error(underpriced);
+  }
   return engineArgs(args);
 }
 
