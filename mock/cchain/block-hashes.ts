@@ -122,12 +122,30 @@ export const BLOCK_NUMBER_OR_HASH: Record<string, number> = {
 };
 
 /**
+ * The state reads whose `pending` coreth reads as the last accepted block (StateAndHeaderByNumberOrHash through
+ * HeaderByNumber, eth/api_backend.go), where the engine would read its pending block, the pool's transactions applied.
+ * Not eth_getTransactionCount (GetPoolNonce, as the engine's) nor eth_call (DoCall's pending header: ./coreth-reads.ts).
+ */
+const PENDING_AS_ACCEPTED: Record<string, number> = {
+  eth_getBalance: 1,
+  eth_getCode: 1,
+  eth_getStorageAt: 2,
+  eth_getProof: 2,
+};
+
+/**
  * `method`'s params with the block they name as the engine knows it: a block number as engineBlockNumber reads it;
  * a hash string, or an object's `blockHash` (its key matched as Go's decoder matches it); anything else untouched. A
  * BlockNumberOrHash given as a bare hash, which coreth reads as the block's hash, goes to the engine as
  * `{ blockHash }`, the one form it takes.
  */
 export function engineParams(chain: CChain, method: string, params: unknown): unknown {
+  const pending = PENDING_AS_ACCEPTED[method];
+  if (pending !== undefined && Array.isArray(params) && params[pending] === 'pending') {
+    const copy = [...params];
+    copy[pending] = 'latest';
+    return copy;
+  }
   const byNumber = BLOCK_NUMBER_ARGUMENT[method];
   if (byNumber !== undefined && Array.isArray(params) && params.length > byNumber) {
     const copy = [...params];
