@@ -11,6 +11,7 @@ import { boundedCall, haltOf, type Outcome, outcomeOf, quantity, TIMEOUT_MS, top
 import { detachedCall, engineHeader } from './detached-call.ts';
 import { type CChain, EvmError } from './evm.ts';
 import { RPC_GAS_CAP } from './transaction-args.ts';
+import { withoutPool } from './pool-hidden.ts';
 
 type Provider = Parameters<Parameters<CChain['run']>[0]>[0];
 
@@ -42,7 +43,8 @@ const engineError = ({ code, message, data }: EvmError) =>
 /** eth_call's answer to the engine's `params` (its gas set: ./transaction-args.ts withCallGas). */
 export async function runCall(chain: CChain, provider: Provider, params: unknown[]): Promise<string> {
   const gas = gasOf(params);
-  return callAnswer(chain, provider, params, gas, await boundedCall(chain, provider, params, gas));
+  const run = async () => callAnswer(chain, provider, params, gas, await boundedCall(chain, provider, params, gas));
+  return params[1] === 'pending' ? withoutPool(chain, provider, run) : run();
 }
 
 /**
@@ -100,7 +102,14 @@ async function estimatePriced(chain: CChain, provider: Provider, args: unknown, 
  * gas from params.TxGas, else the block's gas limit, at most the RPC gas cap), then the engine's binary search, which
  * is given the gas that first run needed.
  */
-export async function runEstimate(chain: CChain, provider: Provider, params: unknown[]): Promise<string> {
+export function runEstimate(chain: CChain, provider: Provider, params: unknown[]): Promise<string> {
+  const pending = params[1] === undefined || params[1] === 'pending';
+  return pending
+    ? withoutPool(chain, provider, () => estimate(chain, provider, params))
+    : estimate(chain, provider, params);
+}
+
+async function estimate(chain: CChain, provider: Provider, params: unknown[]): Promise<string> {
   // The engine's estimate runs on its pending block when none is named (on a fork, the first block it knows rules for).
   const [named, block = 'pending', ...rest] = params;
   const args = (await estimatePriced(chain, provider, named, params[1])) ?? named;

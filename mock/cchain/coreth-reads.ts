@@ -16,6 +16,7 @@ import type { CChain } from './evm.ts';
 import { COINBASE, EvmError } from './evm.ts';
 import { appliedOverride, withOverride } from './estimate-override.ts';
 import { gethAnswer } from './geth-errors.ts';
+import { withoutPool } from './pool-hidden.ts';
 import { bothStateAndDiff } from './state-override.ts';
 import { ethChecksum } from '../engine/dev.ts';
 
@@ -224,7 +225,10 @@ export async function corethFirst(chain: CChain, method: string, params: unknown
     // GASPRICE reads ToMessage's gas price, which the engine's call works out at a base fee of 0.
     const priced = baseFee === undefined ? undefined : enginePriced(args[0], baseFee);
     if (overridden || priced)
-      return callWithBlockOverrides(chain, provider, priced ? [priced, ...args.slice(1)] : args);
+      // The blocks built for the overrides would hold the pool's transactions.
+      return withoutPool(chain, provider, () =>
+        callWithBlockOverrides(chain, provider, priced ? [priced, ...args.slice(1)] : args),
+      );
     if (method !== 'eth_estimateGas') return undefined;
     const estimate = async (params: unknown[]) =>
       (await plainTransfer(chain, provider, params))

@@ -53,4 +53,39 @@ describe('state reads at pending with a pooled transaction', () => {
     }
     expect(await pub.getBalance({ address: TO })).toBe(5n);
   });
+
+  it("eth_call at pending and eth_estimateGas run on the last accepted state, the pool's transactions left out", async () => {
+    const { pub, wallet, account } = cClients(node.url);
+    const test = createTestClient({ mode: 'anvil', transport: http(`${node.url}/ext/bc/C/rpc`) });
+    await pub.waitForTransactionReceipt({
+      hash: await wallet.writeContract({ address: contract, abi: ABI, functionName: 'set', args: [7n] }),
+    });
+    const setSeven = encodeFunctionData({ abi: ABI, functionName: 'set', args: [7n] });
+    // Storing the value the slot holds costs less than changing it: the estimate tells which state it ran on.
+    const unchanged = await pub.estimateGas({ account: account.address, to: contract, data: setSeven });
+    await test.setAutomine(false);
+    try {
+      await wallet.writeContract({ address: contract, abi: ABI, functionName: 'set', args: [9n], gas: 100_000n });
+      const read = (blockTag: 'pending' | 'latest') =>
+        pub.readContract({ address: contract, abi: ABI, functionName: 'get', blockTag });
+      expect(await read('pending')).toBe(7n);
+      expect(await read('latest')).toBe(7n);
+      expect(await pub.estimateGas({ account: account.address, to: contract, data: setSeven })).toBe(unchanged);
+      // A call paying a fee (priced at the pending block's base fee) too.
+      const priced = await pub.call({
+        account: account.address,
+        to: contract,
+        data: encodeFunctionData({ abi: ABI, functionName: 'get' }),
+        blockTag: 'pending',
+        maxFeePerGas: 10n ** 12n,
+        maxPriorityFeePerGas: 1n,
+      });
+      expect(BigInt(priced.data ?? '0x')).toBe(7n);
+    } finally {
+      await test.setAutomine(true);
+      await test.mine({ blocks: 1 });
+    }
+    // The pool was kept: its transaction is mined.
+    expect(await pub.readContract({ address: contract, abi: ABI, functionName: 'get' })).toBe(9n);
+  });
 });
