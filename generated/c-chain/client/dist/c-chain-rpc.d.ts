@@ -93,6 +93,7 @@ import type {
   NetListeningResult,
   NetPeerCountResult,
   NetVersionResult,
+  RpcModulesResult,
   Web3ClientVersionResult,
   Web3Sha3Params,
   Web3Sha3Result,
@@ -213,6 +214,7 @@ export type CChainRpcClientErrors = {
   web3Sha3: never;
   netListening: never;
   netPeerCount: never;
+  rpcModules: never;
 };
 /**
  * C-Chain EVM API
@@ -287,6 +289,7 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
     web3Sha3: string;
     netListening: string;
     netPeerCount: string;
+    rpcModules: string;
   };
   protected override readonly paramsByName: readonly string[];
   constructor(options?: CChainRpcClientOptions);
@@ -1111,4 +1114,18 @@ export declare class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors
    * @returns The result ({@link NetPeerCountResult}).
    */
   netPeerCount(options?: CallOptions): Promise<NetPeerCountResult>;
+  /**
+   * The server's API namespaces.
+   *
+   * The RPC server's own metadata API, which rpc.NewServer registers on every server
+   * (graft/evm/rpc/server.go `RPCService.Modules`): each namespace registered, with version "1.0". On
+   * coreth's default `eth-apis` (plugin/evm/config/default_config.go) these are `eth`, `net` and `web3`,
+   * with `rpc` itself.
+   *
+   * JSON-RPC method `rpc_modules` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link RpcModulesResult}).
+   */
+  rpcModules(options?: CallOptions): Promise<RpcModulesResult>;
 }

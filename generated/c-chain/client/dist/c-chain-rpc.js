@@ -171,6 +171,7 @@ const ERRORS = {
   web3Sha3: {},
   netListening: {},
   netPeerCount: {},
+  rpcModules: {},
 };
 /**
  * C-Chain EVM API
@@ -245,6 +246,7 @@ export class CChainRpcClient extends JsonRpcClient {
     web3Sha3: 'web3_sha3',
     netListening: 'net_listening',
     netPeerCount: 'net_peerCount',
+    rpcModules: 'rpc_modules',
   };
   paramsByName = [];
   constructor(options = {}) {
@@ -1294,5 +1296,21 @@ export class CChainRpcClient extends JsonRpcClient {
    */
   netPeerCount(options) {
     return this.request('net_peerCount', [], options, ERRORS.netPeerCount);
+  }
+  /**
+   * The server's API namespaces.
+   *
+   * The RPC server's own metadata API, which rpc.NewServer registers on every server
+   * (graft/evm/rpc/server.go `RPCService.Modules`): each namespace registered, with version "1.0". On
+   * coreth's default `eth-apis` (plugin/evm/config/default_config.go) these are `eth`, `net` and `web3`,
+   * with `rpc` itself.
+   *
+   * JSON-RPC method `rpc_modules` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link RpcModulesResult}).
+   */
+  rpcModules(options) {
+    return this.request('rpc_modules', [], options, ERRORS.rpcModules);
   }
 }

@@ -93,6 +93,7 @@ import type {
   NetListeningResult,
   NetPeerCountResult,
   NetVersionResult,
+  RpcModulesResult,
   Web3ClientVersionResult,
   Web3Sha3Params,
   Web3Sha3Result,
@@ -215,6 +216,7 @@ export type CChainRpcClientErrors = {
   web3Sha3: never;
   netListening: never;
   netPeerCount: never;
+  rpcModules: never;
 };
 
 /** Each error the spec documents, once: its code, and a pattern of its message (the variable parts as wildcards). */
@@ -389,6 +391,7 @@ const ERRORS = {
   web3Sha3: {},
   netListening: {},
   netPeerCount: {},
+  rpcModules: {},
 } as const;
 
 /**
@@ -464,6 +467,7 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
     web3Sha3: 'web3_sha3',
     netListening: 'net_listening',
     netPeerCount: 'net_peerCount',
+    rpcModules: 'rpc_modules',
   };
   protected override readonly paramsByName: readonly string[] = [];
 
@@ -1673,5 +1677,22 @@ export class CChainRpcClient extends JsonRpcClient<CChainRpcClientErrors> {
    */
   netPeerCount(options?: CallOptions): Promise<NetPeerCountResult> {
     return this.request<NetPeerCountResult>('net_peerCount', [], options, ERRORS.netPeerCount);
+  }
+
+  /**
+   * The server's API namespaces.
+   *
+   * The RPC server's own metadata API, which rpc.NewServer registers on every server
+   * (graft/evm/rpc/server.go `RPCService.Modules`): each namespace registered, with version "1.0". On
+   * coreth's default `eth-apis` (plugin/evm/config/default_config.go) these are `eth`, `net` and `web3`,
+   * with `rpc` itself.
+   *
+   * JSON-RPC method `rpc_modules` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link RpcModulesResult}).
+   */
+  rpcModules(options?: CallOptions): Promise<RpcModulesResult> {
+    return this.request<RpcModulesResult>('rpc_modules', [], options, ERRORS.rpcModules);
   }
 }

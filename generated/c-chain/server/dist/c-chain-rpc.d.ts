@@ -94,6 +94,7 @@ import type {
   NetListeningResult,
   NetPeerCountResult,
   NetVersionResult,
+  RpcModulesResult,
   Web3ClientVersionResult,
   Web3Sha3Params,
   Web3Sha3Result,
@@ -690,6 +691,15 @@ export interface CChainRpcHandlers {
    *          its message) to fail the call.
    */
   netPeerCount(params: Record<string, never>, context: HandlerContext): Answer<NetPeerCountResult>;
+  /**
+   * The server's API namespaces.
+   *
+   * Answers `rpc_modules` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  rpcModules(params: Record<string, never>, context: HandlerContext): Answer<RpcModulesResult>;
 }
 /**
  * What the RPC layer knows of each method of C-Chain EVM API: wire name, params, how to decode and

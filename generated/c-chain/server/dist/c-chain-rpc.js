@@ -636,6 +636,16 @@ export const cChainRpcMethods = [
     validateResult: validator('net_peerCount', 'result'),
     writeResult: validators.writeNetPeerCountResult,
   },
+  {
+    name: 'rpc_modules',
+    handler: 'rpcModules',
+    params: [],
+    byName: false,
+    shape: { properties: {} },
+    validateParams: validator('rpc_modules', 'params'),
+    validateResult: validator('rpc_modules', 'result'),
+    writeResult: validators.writeRpcModulesResult,
+  },
 ];
 /**
  * The C-Chain EVM API endpoint on `handlers`: mount its `node` listener on a node:http server (at

@@ -1283,6 +1283,13 @@ export type NetListeningResult = boolean;
  */
 export type NetPeerCountResult = Uint;
 
+/**
+ * The result of `rpc_modules`.
+ */
+export interface RpcModulesResult {
+  [k: string]: string;
+}
+
 export type AccessList = AccessListEntry[];
 
 export interface AccessListEntry {

@@ -96,6 +96,7 @@ import type {
   NetListeningResult,
   NetPeerCountResult,
   NetVersionResult,
+  RpcModulesResult,
   Web3ClientVersionResult,
   Web3Sha3Params,
   Web3Sha3Result,
@@ -696,6 +697,15 @@ export interface CChainRpcHandlers {
    *          its message) to fail the call.
    */
   netPeerCount(params: Record<string, never>, context: HandlerContext): Answer<NetPeerCountResult>;
+  /**
+   * The server's API namespaces.
+   *
+   * Answers `rpc_modules` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  rpcModules(params: Record<string, never>, context: HandlerContext): Answer<RpcModulesResult>;
 }
 
 const validator = methodValidators(cChainRpcDocument, validators);
@@ -1360,6 +1370,16 @@ export const cChainRpcMethods: readonly MethodSpec[] = [
     validateParams: validator('net_peerCount', 'params'),
     validateResult: validator('net_peerCount', 'result'),
     writeResult: validators.writeNetPeerCountResult,
+  },
+  {
+    name: 'rpc_modules',
+    handler: 'rpcModules',
+    params: [],
+    byName: false,
+    shape: { properties: {} },
+    validateParams: validator('rpc_modules', 'params'),
+    validateResult: validator('rpc_modules', 'result'),
+    writeResult: validators.writeRpcModulesResult,
   },
 ];
 

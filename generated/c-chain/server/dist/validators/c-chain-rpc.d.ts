@@ -58,3 +58,4 @@ export declare const writeWeb3ClientVersionResult: (value: unknown) => string | 
 export declare const writeWeb3Sha3Result: (value: unknown) => string | undefined;
 export declare const writeNetListeningResult: (value: unknown) => string | undefined;
 export declare const writeNetPeerCountResult: (value: unknown) => string | undefined;
+export declare const writeRpcModulesResult: (value: unknown) => string | undefined;

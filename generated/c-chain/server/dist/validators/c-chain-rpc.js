@@ -561,6 +561,10 @@ export const schemas = {
     "params": { "type": "object", "properties": {} },
     "result": { "$ref": "#/components/schemas/uint" },
   },
+  "rpc_modules": {
+    "params": { "type": "object", "properties": {} },
+    "result": { "type": "object", "additionalProperties": { "type": "string" } },
+  },
 };
 
 export const components = {};
@@ -1099,6 +1103,27 @@ function ethCallDetailedResultJson(v) {
   }
   return out + '}';
 }
+function rpcModulesResultJson(v) {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key;
+    let s;
+    switch (k) {
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = stringJson(x);
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
 export const writeEthBlockNumberResult = uintJson;
 export const writeEthCallResult = bytesJson;
 export const writeEthChainIdResult = uintJson;
@@ -1155,3 +1180,4 @@ export const writeWeb3ClientVersionResult = stringJson;
 export const writeWeb3Sha3Result = hash32Json;
 export const writeNetListeningResult = booleanJson;
 export const writeNetPeerCountResult = uintJson;
+export const writeRpcModulesResult = rpcModulesResultJson;

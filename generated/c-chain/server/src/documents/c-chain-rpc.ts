@@ -2085,6 +2085,31 @@ export const cChainRpcDocument: OpenrpcDocument = {
       ],
       "x-side-effects": "none",
     },
+    {
+      "name": "rpc_modules",
+      "summary": "The server's API namespaces.",
+      "description": "The RPC server's own metadata API, which rpc.NewServer registers on every server " +
+        "(graft/evm/rpc/server.go `RPCService.Modules`): each namespace registered, with version \"1.0\". On " +
+        "coreth's default `eth-apis` (plugin/evm/config/default_config.go) these are `eth`, `net` and `web3`, with " +
+        "`rpc` itself.",
+      "params": [],
+      "paramStructure": "by-position",
+      "result": {
+        "name": "Modules",
+        "schema": { "type": "object", "additionalProperties": { "type": "string" } },
+      },
+      "examples": [
+        {
+          "name": "default eth-apis",
+          "params": [],
+          "result": {
+            "name": "Modules",
+            "value": { "eth": "1.0", "net": "1.0", "rpc": "1.0", "web3": "1.0" },
+          },
+        },
+      ],
+      "x-side-effects": "none",
+    },
   ],
   "components": {
     "schemas": {

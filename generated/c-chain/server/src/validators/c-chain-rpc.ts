@@ -563,6 +563,10 @@ export const schemas: Record<string, MethodSchemas> = {
     "params": { "type": "object", "properties": {} },
     "result": { "$ref": "#/components/schemas/uint" },
   },
+  "rpc_modules": {
+    "params": { "type": "object", "properties": {} },
+    "result": { "type": "object", "additionalProperties": { "type": "string" } },
+  },
 };
 
 /** The components ajv is given other than the document has them: a `__proto__` property as a pattern property. */
@@ -1102,6 +1106,27 @@ function ethCallDetailedResultJson(v: any): string | undefined {
   }
   return out + '}';
 }
+function rpcModulesResultJson(v: any): string | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key: string;
+    let s: string | undefined;
+    switch (k) {
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = stringJson(x);
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
 export const writeEthBlockNumberResult = uintJson;
 export const writeEthCallResult = bytesJson;
 export const writeEthChainIdResult = uintJson;
@@ -1158,3 +1183,4 @@ export const writeWeb3ClientVersionResult = stringJson;
 export const writeWeb3Sha3Result = hash32Json;
 export const writeNetListeningResult = booleanJson;
 export const writeNetPeerCountResult = uintJson;
+export const writeRpcModulesResult = rpcModulesResultJson;
