@@ -8,6 +8,7 @@ import type { CChainDevHandlers, HardhatResetParams, Quantity } from '../../gene
 import { RpcError } from '../../generated/c-chain/server/dist/index.js';
 import type { DevControls } from '../engine/dev.ts';
 import { LAST_RFC3339_SECOND, rfc3339 } from '../world/reads.ts';
+import { anvilMetadata, hardhatMetadata, nodeInfo, snapshotBlock } from './dev-node-info.ts';
 import type { CChain } from './evm.ts';
 
 const MAX_SNAPSHOT = BigInt(Number.MAX_SAFE_INTEGER);
@@ -35,7 +36,14 @@ const hardhat =
 const offsetOf = (chain: CChain): bigint => chain.world.time.get() - chain.world.network.startTime;
 
 export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers {
-  const snapshot = () => `0x${BigInt(dev.snapshot().snapshotID).toString(16)}`;
+  /** The C-Chain block each snapshot was taken at, by ID, for anvil_metadata. */
+  const taken = new Map<string, [number, string]>();
+  const snapshot = async () => {
+    const block = await snapshotBlock(chain);
+    const { snapshotID } = dev.snapshot();
+    taken.set(snapshotID, block);
+    return `0x${BigInt(snapshotID).toString(16)}`;
+  };
   const revert = ({ id }: { id: Quantity }) => {
     const n = bigintOf(id);
     if (n < 1n || n > MAX_SNAPSHOT) return false;
@@ -99,6 +107,14 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
     const before = chain.world.time.get();
     await setTime(timestamp);
     return Number(chain.world.time.get() - before);
+  };
+  /** anvil's: every address's eth_sendTransaction goes unsigned while on (the C-Chain's engine; ../cchain/rpc.ts). */
+  const autoImpersonate = ({ enabled }: { enabled: boolean }) => {
+    chain.autoImpersonate = enabled;
+  };
+  /** anvil's pool.clear(): every pooled transaction dropped, as `*_dropTransaction` drops one. */
+  const dropAll = async () => {
+    for (const hash of [...chain.world.cChainPool.keys()]) await drop({ hash });
   };
   const setAutomine = ({ enabled }: { enabled: boolean }) => dev.setAutomine({ enabled });
   const getAutomine = () => chain.request('hardhat_getAutomine') as Promise<boolean>;
@@ -220,6 +236,12 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
     hardhatImpersonateAccount: hardhat(impersonate),
     anvilStopImpersonatingAccount: anvil(stopImpersonating),
     hardhatStopImpersonatingAccount: stopImpersonating,
+    anvilAutoImpersonateAccount: anvil(autoImpersonate),
+    hardhatAutoImpersonateAccount: anvil(autoImpersonate),
+    anvilDropAllTransactions: anvil(dropAll),
+    anvilNodeInfo: () => nodeInfo(chain),
+    anvilMetadata: () => anvilMetadata(chain, dev, taken),
+    hardhatMetadata: () => hardhatMetadata(chain, dev),
     anvilDropTransaction: (p) => drop(p).then((dropped) => (dropped ? p.hash : null)),
     hardhatDropTransaction: (p) => drop(p, 'refused'),
     anvilReset: anvil(reset),

@@ -466,6 +466,36 @@ export interface HardhatImpersonateAccountParams {
 export type HardhatImpersonateAccountResult = true;
 
 /**
+ * The params of `anvil_autoImpersonateAccount`.
+ */
+export interface AnvilAutoImpersonateAccountParams {
+  /**
+   * On or off.
+   */
+  enabled: boolean;
+}
+
+/**
+ * The result of `anvil_autoImpersonateAccount`.
+ */
+export type AnvilAutoImpersonateAccountResult = null;
+
+/**
+ * The params of `hardhat_autoImpersonateAccount`.
+ */
+export interface HardhatAutoImpersonateAccountParams {
+  /**
+   * On or off.
+   */
+  enabled: boolean;
+}
+
+/**
+ * The result of `hardhat_autoImpersonateAccount`.
+ */
+export type HardhatAutoImpersonateAccountResult = null;
+
+/**
  * The params of `anvil_stopImpersonatingAccount`.
  */
 export interface AnvilStopImpersonatingAccountParams {
@@ -524,6 +554,11 @@ export interface HardhatDropTransactionParams {
  * The result of `hardhat_dropTransaction`.
  */
 export type HardhatDropTransactionResult = boolean;
+
+/**
+ * The result of `anvil_dropAllTransactions`.
+ */
+export type AnvilDropAllTransactionsResult = null;
 
 /**
  * The params of `anvil_reset`.
@@ -620,6 +655,70 @@ export interface HardhatLoadStateParams {
  * The result of `hardhat_loadState`.
  */
 export type HardhatLoadStateResult = true;
+
+/**
+ * The result of `anvil_nodeInfo`.
+ */
+export interface AnvilNodeInfoResult {
+  currentBlockNumber: string;
+  currentBlockTimestamp: number;
+  currentBlockHash: Hash32;
+  hardFork: string;
+  transactionOrder: "fees";
+  environment: {
+    baseFee: string;
+    chainId: number;
+    gasLimit: string;
+    gasPrice: string;
+  };
+  forkConfig: {
+    forkUrl: string | null;
+    forkBlockNumber: number | null;
+    forkRetryBackoff: null;
+  };
+}
+
+/**
+ * The result of `anvil_metadata`.
+ */
+export interface AnvilMetadataResult {
+  clientVersion: string;
+  chainId: number;
+  instanceId: Hash32;
+  latestBlockNumber: number;
+  latestBlockHash: Hash32;
+  forkedNetwork: {
+    chainId: number;
+    forkBlockNumber: number;
+    forkBlockHash: Hash32;
+  } | null;
+  snapshots: {
+    /**
+     * @minItems 2
+     * @maxItems 2
+     */
+    [k: string]: [
+      number,
+      Hash32
+    ];
+  };
+}
+
+/**
+ * The result of `hardhat_metadata`.
+ */
+export interface HardhatMetadataResult {
+  clientVersion: string;
+  chainId: number;
+  instanceId: Hash32;
+  latestBlockNumber: number;
+  latestBlockHash: Hash32;
+  forkedNetwork?: {
+    chainId: number;
+    forkBlockNumber: number;
+    forkBlockHash: Hash32;
+  };
+}
 
 /**
  * The result of `eth_blockNumber`.

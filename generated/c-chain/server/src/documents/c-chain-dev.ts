@@ -666,6 +666,46 @@ export const cChainDevDocument: OpenrpcDocument = {
       "x-side-effects": "node",
     },
     {
+      "name": "anvil_autoImpersonateAccount",
+      "summary": "Send as any account without its key.",
+      "description": "While on, `eth_sendTransaction` from any address goes unsigned, as from an address named to " +
+        "`anvil_impersonateAccount` (the C-Chain only: X and P transactions are signed bytes, `dev.impersonate` lets " +
+        "them go without signatures); off, only the named ones do. A setting of the node, which snapshots, reverts " +
+        "and resets leave as it is. anvil's own (its `hardhat_` alias answers as it does; Hardhat has none). Served " +
+        "by the mock node only, and only while its development controls are on (not with `--no-dev`).",
+      "params": [{ "$ref": "#/components/contentDescriptors/Enabled" }],
+      "paramStructure": "by-position",
+      "result": { "name": "null", "schema": { "type": "null" } },
+      "examples": [
+        {
+          "name": "autoImpersonateAccount",
+          "params": [{ "name": "enabled", "value": true }],
+          "result": { "name": "null", "value": null },
+        },
+      ],
+      "x-side-effects": "node",
+    },
+    {
+      "name": "hardhat_autoImpersonateAccount",
+      "summary": "Send as any account without its key.",
+      "description": "While on, `eth_sendTransaction` from any address goes unsigned, as from an address named to " +
+        "`anvil_impersonateAccount` (the C-Chain only: X and P transactions are signed bytes, `dev.impersonate` lets " +
+        "them go without signatures); off, only the named ones do. A setting of the node, which snapshots, reverts " +
+        "and resets leave as it is. anvil's own (its `hardhat_` alias answers as it does; Hardhat has none). Served " +
+        "by the mock node only, and only while its development controls are on (not with `--no-dev`).",
+      "params": [{ "$ref": "#/components/contentDescriptors/Enabled" }],
+      "paramStructure": "by-position",
+      "result": { "name": "null", "schema": { "type": "null" } },
+      "examples": [
+        {
+          "name": "autoImpersonateAccount",
+          "params": [{ "name": "enabled", "value": true }],
+          "result": { "name": "null", "value": null },
+        },
+      ],
+      "x-side-effects": "node",
+    },
+    {
       "name": "anvil_stopImpersonatingAccount",
       "summary": "Stop sending as an account.",
       "description": "Undoes `impersonateAccount` (`dev.stopImpersonating`). Answers as anvil does. Served by the " +
@@ -752,6 +792,20 @@ export const cChainDevDocument: OpenrpcDocument = {
           ],
           "result": { "name": "dropped", "value": false },
         },
+      ],
+      "x-side-effects": "node",
+    },
+    {
+      "name": "anvil_dropAllTransactions",
+      "summary": "Empty the pool.",
+      "description": "Removes every transaction from the C-Chain's pool (automine off, or queued behind a nonce " +
+        "gap), as anvil's does. Served by the mock node only, and only while its development controls are on (not " +
+        "with `--no-dev`).",
+      "params": [],
+      "paramStructure": "by-position",
+      "result": { "name": "null", "schema": { "type": "null" } },
+      "examples": [
+        { "name": "dropAllTransactions", "params": [], "result": { "name": "null", "value": null } },
       ],
       "x-side-effects": "node",
     },
@@ -844,6 +898,219 @@ export const cChainDevDocument: OpenrpcDocument = {
         },
       ],
       "x-side-effects": "node",
+    },
+    {
+      "name": "anvil_nodeInfo",
+      "summary": "The node's configuration.",
+      "description": "anvil's NodeInfo (alloy's rpc-types-anvil) from the C-Chain's latest block: its number (hex), " +
+        "time and hash, the newest network upgrade whose rules the C-Chain applies (`hardFork`), coreth's pool order " +
+        "(by fees), the block's base fee and gas limit, the chain ID and `eth_gasPrice`; `forkConfig` names the " +
+        "`--fork-url` source's C-Chain and its fork block (`forkRetryBackoff` null), or is all null. Served by the " +
+        "mock node only, and only while its development controls are on (not with `--no-dev`).",
+      "params": [],
+      "paramStructure": "by-position",
+      "result": {
+        "name": "nodeInfo",
+        "schema": {
+          "type": "object",
+          "required": [
+            "currentBlockNumber",
+            "currentBlockTimestamp",
+            "currentBlockHash",
+            "hardFork",
+            "transactionOrder",
+            "environment",
+            "forkConfig",
+          ],
+          "properties": {
+            "currentBlockNumber": { "type": "string", "pattern": "^0x(0|[1-9a-f][0-9a-f]*)$" },
+            "currentBlockTimestamp": { "type": "integer", "minimum": 0 },
+            "currentBlockHash": { "$ref": "#/components/schemas/hash32" },
+            "hardFork": { "type": "string" },
+            "transactionOrder": { "type": "string", "enum": ["fees"] },
+            "environment": {
+              "type": "object",
+              "required": ["baseFee", "chainId", "gasLimit", "gasPrice"],
+              "properties": {
+                "baseFee": { "type": "string", "pattern": "^0x(0|[1-9a-f][0-9a-f]*)$" },
+                "chainId": { "type": "integer", "minimum": 0 },
+                "gasLimit": { "type": "string", "pattern": "^0x(0|[1-9a-f][0-9a-f]*)$" },
+                "gasPrice": { "type": "string", "pattern": "^0x(0|[1-9a-f][0-9a-f]*)$" },
+              },
+            },
+            "forkConfig": {
+              "type": "object",
+              "required": ["forkUrl", "forkBlockNumber", "forkRetryBackoff"],
+              "properties": {
+                "forkUrl": { "type": ["string", "null"] },
+                "forkBlockNumber": {
+                  "oneOf": [{ "type": "integer", "minimum": 0 }, { "type": "null" }],
+                },
+                "forkRetryBackoff": { "type": "null" },
+              },
+            },
+          },
+        },
+      },
+      "examples": [
+        {
+          "name": "nodeInfo",
+          "params": [],
+          "result": {
+            "name": "nodeInfo",
+            "value": {
+              "currentBlockNumber": "0x2",
+              "currentBlockTimestamp": 1700000002,
+              "currentBlockHash": "0xabababababababababababababababababababababababababababababababab",
+              "hardFork": "granite",
+              "transactionOrder": "fees",
+              "environment": {
+                "baseFee": "0x5d21dba00",
+                "chainId": 43112,
+                "gasLimit": "0x7a1200",
+                "gasPrice": "0x5d21dba01",
+              },
+              "forkConfig": { "forkUrl": null, "forkBlockNumber": null, "forkRetryBackoff": null },
+            },
+          },
+        },
+      ],
+      "x-side-effects": "none",
+    },
+    {
+      "name": "anvil_metadata",
+      "summary": "The node's instance and snapshots.",
+      "description": "anvil's Metadata: `web3_clientVersion`'s answer, the chain ID, an instance ID (32 random " +
+        "bytes, new after a reset), the C-Chain's latest block, the fork's C-Chain (`--fork-url`) or null, and the " +
+        "snapshots `evm_snapshot` took that a revert can still use, by ID (decimal), each with the C-Chain block it " +
+        "was taken at. Served by the mock node only, and only while its development controls are on (not with " +
+        "`--no-dev`).",
+      "params": [],
+      "paramStructure": "by-position",
+      "result": {
+        "name": "metadata",
+        "schema": {
+          "type": "object",
+          "required": [
+            "clientVersion",
+            "chainId",
+            "instanceId",
+            "latestBlockNumber",
+            "latestBlockHash",
+            "forkedNetwork",
+            "snapshots",
+          ],
+          "properties": {
+            "clientVersion": { "type": "string" },
+            "chainId": { "type": "integer", "minimum": 0 },
+            "instanceId": { "$ref": "#/components/schemas/hash32" },
+            "latestBlockNumber": { "type": "integer", "minimum": 0 },
+            "latestBlockHash": { "$ref": "#/components/schemas/hash32" },
+            "forkedNetwork": {
+              "oneOf": [
+                {
+                  "type": "object",
+                  "required": ["chainId", "forkBlockNumber", "forkBlockHash"],
+                  "properties": {
+                    "chainId": { "type": "integer", "minimum": 0 },
+                    "forkBlockNumber": { "type": "integer", "minimum": 0 },
+                    "forkBlockHash": { "$ref": "#/components/schemas/hash32" },
+                  },
+                },
+                { "type": "null" },
+              ],
+            },
+            "snapshots": {
+              "type": "object",
+              "additionalProperties": {
+                "type": "array",
+                "minItems": 2,
+                "maxItems": 2,
+                "items": [
+                  { "type": "integer", "minimum": 0 },
+                  { "$ref": "#/components/schemas/hash32" },
+                ],
+              },
+            },
+          },
+        },
+      },
+      "examples": [
+        {
+          "name": "metadata",
+          "params": [],
+          "result": {
+            "name": "metadata",
+            "value": {
+              "clientVersion": "v0.15.4",
+              "chainId": 43112,
+              "instanceId": "0x1212121212121212121212121212121212121212121212121212121212121212",
+              "latestBlockNumber": 2,
+              "latestBlockHash": "0xabababababababababababababababababababababababababababababababab",
+              "forkedNetwork": null,
+              "snapshots": {
+                "1": [2, "0xabababababababababababababababababababababababababababababababab"],
+              },
+            },
+          },
+        },
+      ],
+      "x-side-effects": "none",
+    },
+    {
+      "name": "hardhat_metadata",
+      "summary": "The node's instance.",
+      "description": "Hardhat's metadata (EDR): `web3_clientVersion`'s answer, the chain ID, an instance ID (new " +
+        "after a reset), the C-Chain's latest block, and `forkedNetwork` only on a fork (`--fork-url`). Served by " +
+        "the mock node only, and only while its development controls are on (not with `--no-dev`).",
+      "params": [],
+      "paramStructure": "by-position",
+      "result": {
+        "name": "metadata",
+        "schema": {
+          "type": "object",
+          "required": [
+            "clientVersion",
+            "chainId",
+            "instanceId",
+            "latestBlockNumber",
+            "latestBlockHash",
+          ],
+          "properties": {
+            "clientVersion": { "type": "string" },
+            "chainId": { "type": "integer", "minimum": 0 },
+            "instanceId": { "$ref": "#/components/schemas/hash32" },
+            "latestBlockNumber": { "type": "integer", "minimum": 0 },
+            "latestBlockHash": { "$ref": "#/components/schemas/hash32" },
+            "forkedNetwork": {
+              "type": "object",
+              "required": ["chainId", "forkBlockNumber", "forkBlockHash"],
+              "properties": {
+                "chainId": { "type": "integer", "minimum": 0 },
+                "forkBlockNumber": { "type": "integer", "minimum": 0 },
+                "forkBlockHash": { "$ref": "#/components/schemas/hash32" },
+              },
+            },
+          },
+        },
+      },
+      "examples": [
+        {
+          "name": "metadata",
+          "params": [],
+          "result": {
+            "name": "metadata",
+            "value": {
+              "clientVersion": "v0.15.4",
+              "chainId": 43112,
+              "instanceId": "0x1212121212121212121212121212121212121212121212121212121212121212",
+              "latestBlockNumber": 2,
+              "latestBlockHash": "0xabababababababababababababababababababababababababababababababab",
+            },
+          },
+        },
+      ],
+      "x-side-effects": "none",
     },
   ],
   "components": {
