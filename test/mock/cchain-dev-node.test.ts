@@ -162,3 +162,16 @@ describe('one evm_revert across X, P and C', () => {
     expect((await call('evm_revert', [id])).result).toBe(false);
   });
 });
+
+describe('evm_setTime', () => {
+  it('reads a time above 1e12 as milliseconds, as anvil does (Ganache compatibility)', async () => {
+    const { pub } = cClients(node.url);
+    const last = (await pub.getBlock()).timestamp;
+    const seconds = last + 86_400n;
+    expect((await call('evm_setTime', [Number(seconds * 1000n + 999n)])).error).toBeUndefined();
+    await call('evm_mine');
+    expect((await pub.getBlock()).timestamp).toBe(seconds);
+    const p = new pvm.PVMApi(node.url);
+    expect(Date.parse((await p.getTimestamp()).timestamp) / 1000).toBe(Number(seconds));
+  });
+});
