@@ -2,10 +2,12 @@
  * anvil's `anvil_nodeInfo` and `anvil_metadata` (api.rs; alloy's rpc-types-anvil NodeInfo and Metadata) and Hardhat's
  * `hardhat_metadata` (EDR), read from the C-Chain as it stands: what tools ask to learn what node they talk to.
  */
-import type {
-  AnvilMetadataResult,
-  AnvilNodeInfoResult,
-  HardhatMetadataResult,
+import {
+  type AnvilMetadataResult,
+  type AnvilNodeInfoResult,
+  type HardhatMetadataResult,
+  type HardhatResetParams,
+  RpcError,
 } from '../../generated/c-chain/server/dist/index.js';
 import type { DevControls } from '../engine/dev.ts';
 import { forkOf } from '../fork/lazy.ts';
@@ -110,4 +112,29 @@ export async function hardhatMetadata(chain: CChain, dev: DevControls): Promise<
 export async function snapshotBlock(chain: CChain): Promise<[number, string]> {
   const block = await latest(chain);
   return [Number(block.number), block.hash];
+}
+
+const FORKS_AT_START = 'the mock forks only as it starts (--fork-url)';
+
+/**
+ * anvil's and Hardhat's `forking` params of a reset, which the mock takes only where they name what it forked as it
+ * started: its source (the node's URL, or its `/ext/bc/C/rpc`) and its C-Chain fork block, or no block; a node of its
+ * own takes none. Anything else is refused before the reset, so nothing changes.
+ */
+export async function checkForking(
+  chain: CChain,
+  forking: NonNullable<HardhatResetParams['options']>['forking'],
+): Promise<void> {
+  const url = forking?.jsonRpcUrl;
+  const block = forking?.blockNumber ?? null;
+  if (url === undefined && block === null) return;
+  const fork = forkOf(chain.world);
+  if (!fork) throw new RpcError(-32602, `${FORKS_AT_START}: reset takes no jsonRpcUrl or blockNumber`);
+  const source = fork.source.url;
+  if (url !== undefined && url.replace(/\/+$/, '') !== source && url !== `${source}/ext/bc/C/rpc`)
+    throw new RpcError(-32602, `${FORKS_AT_START}: reset takes only its source, ${source}, not ${url}`);
+  if (block === null) return;
+  const height = await fork.cHeight();
+  if (BigInt(block) !== height)
+    throw new RpcError(-32602, `${FORKS_AT_START}: reset takes only its fork block, ${height}, not ${BigInt(block)}`);
 }

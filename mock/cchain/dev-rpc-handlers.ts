@@ -8,7 +8,7 @@ import type { CChainDevHandlers, HardhatResetParams, Quantity } from '../../gene
 import { RpcError } from '../../generated/c-chain/server/dist/index.js';
 import type { DevControls } from '../engine/dev.ts';
 import { LAST_RFC3339_SECOND, rfc3339 } from '../world/reads.ts';
-import { anvilMetadata, hardhatMetadata, nodeInfo, snapshotBlock } from './dev-node-info.ts';
+import { anvilMetadata, checkForking, hardhatMetadata, nodeInfo, snapshotBlock } from './dev-node-info.ts';
 import type { CChain } from './evm.ts';
 
 const MAX_SNAPSHOT = BigInt(Number.MAX_SAFE_INTEGER);
@@ -102,10 +102,11 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
       await dev.mine({ chain: 'C', blocks: 1 });
     }
   };
-  /** anvil's evm_setTime: the seconds the clock moved. */
+  /** anvil's evm_setTime: the seconds the clock moved; a time above 1e12 is in ms, as anvil reads it (Ganache's). */
   const moveClock = async ({ timestamp }: { timestamp: Quantity }) => {
     const before = chain.world.time.get();
-    await setTime(timestamp);
+    const time = bigintOf(timestamp);
+    await setTime(time > 10n ** 12n ? time / 1000n : time);
     return Number(chain.world.time.get() - before);
   };
   /** anvil's: every address's eth_sendTransaction goes unsigned while on (the C-Chain's engine; ../cchain/rpc.ts). */
@@ -144,10 +145,8 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
     await dev.stopImpersonating({ address });
     return was;
   };
-  const reset = ({ options }: HardhatResetParams) => {
-    const forking = options?.forking;
-    if (forking?.jsonRpcUrl !== undefined || (forking?.blockNumber ?? null) !== null)
-      throw invalid('the mock forks only as it starts (--fork-url): reset takes no jsonRpcUrl or blockNumber');
+  const reset = async ({ options }: HardhatResetParams) => {
+    await checkForking(chain, options?.forking);
     dev.reset();
   };
   const dumpState = () => dev.dumpState().state;

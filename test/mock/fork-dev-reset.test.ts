@@ -58,10 +58,10 @@ describe('reset with forking params on a fork', () => {
       code: -32602,
       message: `the mock forks only as it starts (--fork-url): reset takes only its source, ${source.url}, not http://127.0.0.1:1/ext/bc/C/rpc`,
     });
-    const block = await call('anvil_reset', [{ forking: { jsonRpcUrl: source.url, blockNumber: forkBlock - 1 } }]);
+    const block = await call('anvil_reset', [{ forking: { jsonRpcUrl: source.url, blockNumber: forkBlock + 1 } }]);
     expect(block.error).toEqual({
       code: -32602,
-      message: `the mock forks only as it starts (--fork-url): reset takes only its fork block, ${forkBlock}, not ${forkBlock - 1}`,
+      message: `the mock forks only as it starts (--fork-url): reset takes only its fork block, ${forkBlock}, not ${forkBlock + 1}`,
     });
     expect((await call('eth_getBalance', [TO, 'latest'])).result).toBe('0x7');
   });
