@@ -176,3 +176,28 @@ describe('evm_setTime', () => {
     expect(Date.parse((await p.getTimestamp()).timestamp) / 1000).toBe(Number(seconds));
   });
 });
+
+describe('anvil_setNonce with transactions pending', () => {
+  it("sets the nonce as anvil does, keeping the pool; hardhat_setNonce refuses in EDR's words", async () => {
+    const test = createTestClient({ mode: 'anvil', transport: http(rpcUrl()) });
+    const { wallet, pub } = cClients(node.url);
+    const other: Hex = '0x00000000000000000000000000000000000a0702';
+    await test.setAutomine(false);
+    try {
+      const hashes = [
+        await wallet.sendTransaction({ to: TO, value: 8n }),
+        await wallet.sendTransaction({ to: TO, value: 9n }),
+      ];
+      expect(await call('hardhat_setNonce', [other, '0x3'])).toMatchObject({
+        error: { code: -32000, message: 'Cannot set account nonce when the transaction pool is not empty' },
+      });
+      expect(await call('anvil_setNonce', [other, '0x3'])).toMatchObject({ result: null });
+      expect(await pub.getTransactionCount({ address: other })).toBe(3);
+      await test.mine({ blocks: 1 });
+      for (const hash of hashes) expect((await pub.getTransactionReceipt({ hash })).status).toBe('success');
+      expect(await pub.getTransactionCount({ address: other })).toBe(3);
+    } finally {
+      await test.setAutomine(true);
+    }
+  });
+});
