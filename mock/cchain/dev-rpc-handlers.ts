@@ -128,6 +128,9 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
   };
   /** EDR's refusal of a lower nonce (SetAccountNonceLowerThanCurrent, data.rs set_account_nonce), in its words. */
   const setNonceAsHardhat = async (params: { address: string; nonce: Quantity }) => {
+    // EDR's SetAccountNonceWithPendingTransactions (data.rs set_nonce), where anvil sets it.
+    if (chain.world.cChainPool.size > 0)
+      throw new RpcError(-32000, 'Cannot set account nonce when the transaction pool is not empty');
     const proposed = bigintOf(params.nonce);
     const account = evmAddress(params.address);
     const previous = await chain.run(

@@ -200,4 +200,15 @@ describe('anvil_setNonce with transactions pending', () => {
       await test.setAutomine(true);
     }
   });
+
+  it('keeps a transaction queued behind a nonce gap with automine on, mined once the gap is filled', async () => {
+    const { wallet, pub, account } = cClients(node.url);
+    const nonce = await pub.getTransactionCount({ address: account.address });
+    const queued = await wallet.sendTransaction({ to: TO, value: 11n, nonce: nonce + 1 });
+    expect(await call('anvil_setNonce', ['0x00000000000000000000000000000000000a0703', '0x4'])).toMatchObject({
+      result: null,
+    });
+    await pub.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: TO, value: 10n, nonce }) });
+    expect((await pub.waitForTransactionReceipt({ hash: queued })).status).toBe('success');
+  });
 });
