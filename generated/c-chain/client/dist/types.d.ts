@@ -565,8 +565,9 @@ export type AnvilDropAllTransactionsResult = null;
 export interface AnvilResetParams {
   /**
    * anvil's and Hardhat's `{ forking: { jsonRpcUrl, blockNumber } }`: the mock forks only at start
-   * (`--fork-url`), so a `jsonRpcUrl` or `blockNumber` is refused (-32602); viem's `reset()` sends
-   * neither.
+   * (`--fork-url`), so these are taken only where they name what it forked, its source (its URL or its
+   * `/ext/bc/C/rpc`) and its C-Chain fork block (or none); any other URL or block, or any on a node that
+   * is no fork, is refused (-32602) with the reason. viem's `reset()` sends neither.
    */
   options?: null | ResetOptions;
 }
@@ -582,8 +583,9 @@ export type AnvilResetResult = null;
 export interface HardhatResetParams {
   /**
    * anvil's and Hardhat's `{ forking: { jsonRpcUrl, blockNumber } }`: the mock forks only at start
-   * (`--fork-url`), so a `jsonRpcUrl` or `blockNumber` is refused (-32602); viem's `reset()` sends
-   * neither.
+   * (`--fork-url`), so these are taken only where they name what it forked, its source (its URL or its
+   * `/ext/bc/C/rpc`) and its C-Chain fork block (or none); any other URL or block, or any on a node that
+   * is no fork, is refused (-32602) with the reason. viem's `reset()` sends neither.
    */
   options?: null | ResetOptions;
 }

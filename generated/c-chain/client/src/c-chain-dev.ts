@@ -455,8 +455,9 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    * Set the clock.
    *
    * anvil's `evm_setTime`: sets the network's clock as `evm_setNextBlockTimestamp` does (never back) and
-   * answers the seconds it moved. Served by the mock node only, and only while its development controls
-   * are on (not with `--no-dev`).
+   * answers the seconds it moved; a time above 1e12 is read as milliseconds, as anvil reads it
+   * (Ganache's). Served by the mock node only, and only while its development controls are on (not with
+   * `--no-dev`).
    *
    * JSON-RPC method `evm_setTime` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
@@ -477,8 +478,9 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    * Set the clock.
    *
    * anvil's `evm_setTime`: sets the network's clock as `evm_setNextBlockTimestamp` does (never back) and
-   * answers the seconds it moved. Served by the mock node only, and only while its development controls
-   * are on (not with `--no-dev`).
+   * answers the seconds it moved; a time above 1e12 is read as milliseconds, as anvil reads it
+   * (Ganache's). Served by the mock node only, and only while its development controls are on (not with
+   * `--no-dev`).
    *
    * JSON-RPC method `anvil_setTime` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
@@ -803,8 +805,10 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * Sets the C-Chain account's nonce (`dev.setNonce`); a nonce below the account's is refused (-32000,
    * "nonce N is below the account's nonce M: the mock's EVM only raises a nonce"), which anvil would
-   * take: the mock's EVM is Hardhat's EDR. Answers as anvil does. Served by the mock node only, and only
-   * while its development controls are on (not with `--no-dev`).
+   * take: the mock's EVM is Hardhat's EDR. With transactions pending it sets the nonce as anvil does
+   * (the pool is set aside in the engine and sent back after; one the new nonce makes invalid leaves
+   * it). Answers as anvil does. Served by the mock node only, and only while its development controls
+   * are on (not with `--no-dev`).
    *
    * JSON-RPC method `anvil_setNonce` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
@@ -825,9 +829,10 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    * Set an account's nonce.
    *
    * Sets the C-Chain account's nonce (`dev.setNonce`); a nonce below the account's is refused as
-   * Hardhat's EDR refuses it (-32000, "New nonce (N) must not be smaller than the existing nonce (M)").
-   * Answers as Hardhat does. Served by the mock node only, and only while its development controls are
-   * on (not with `--no-dev`).
+   * Hardhat's EDR refuses it (-32000, "New nonce (N) must not be smaller than the existing nonce (M)"),
+   * and so is any while transactions are pending (-32000, "Cannot set account nonce when the transaction
+   * pool is not empty"). Answers as Hardhat does. Served by the mock node only, and only while its
+   * development controls are on (not with `--no-dev`).
    *
    * JSON-RPC method `hardhat_setNonce` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
@@ -1113,8 +1118,8 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    * Back to genesis.
    *
    * Puts the whole network (X, P and C) back as it started (`dev.reset`, or the `--state` it loaded);
-   * every snapshot is discarded. Answers as anvil does. Served by the mock node only, and only while its
-   * development controls are on (not with `--no-dev`).
+   * every snapshot is discarded; on a fork, back to the fork point. Answers as anvil does. Served by the
+   * mock node only, and only while its development controls are on (not with `--no-dev`).
    *
    * JSON-RPC method `anvil_reset` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
@@ -1135,8 +1140,8 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    * Back to genesis.
    *
    * Puts the whole network (X, P and C) back as it started (`dev.reset`, or the `--state` it loaded);
-   * every snapshot is discarded. Answers as Hardhat does. Served by the mock node only, and only while
-   * its development controls are on (not with `--no-dev`).
+   * every snapshot is discarded; on a fork, back to the fork point. Answers as Hardhat does. Served by
+   * the mock node only, and only while its development controls are on (not with `--no-dev`).
    *
    * JSON-RPC method `hardhat_reset` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *

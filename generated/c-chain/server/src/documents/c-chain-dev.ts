@@ -184,8 +184,9 @@ export const cChainDevDocument: OpenrpcDocument = {
       "name": "evm_setTime",
       "summary": "Set the clock.",
       "description": "anvil's `evm_setTime`: sets the network's clock as `evm_setNextBlockTimestamp` does (never " +
-        "back) and answers the seconds it moved. Served by the mock node only, and only while its development " +
-        "controls are on (not with `--no-dev`).",
+        "back) and answers the seconds it moved; a time above 1e12 is read as milliseconds, as anvil reads it " +
+        "(Ganache's). Served by the mock node only, and only while its development controls are on (not with " +
+        "`--no-dev`).",
       "params": [{ "$ref": "#/components/contentDescriptors/Timestamp" }],
       "paramStructure": "by-position",
       "result": { "name": "moved", "schema": { "type": "integer", "minimum": 0 } },
@@ -202,8 +203,9 @@ export const cChainDevDocument: OpenrpcDocument = {
       "name": "anvil_setTime",
       "summary": "Set the clock.",
       "description": "anvil's `evm_setTime`: sets the network's clock as `evm_setNextBlockTimestamp` does (never " +
-        "back) and answers the seconds it moved. Served by the mock node only, and only while its development " +
-        "controls are on (not with `--no-dev`).",
+        "back) and answers the seconds it moved; a time above 1e12 is read as milliseconds, as anvil reads it " +
+        "(Ganache's). Served by the mock node only, and only while its development controls are on (not with " +
+        "`--no-dev`).",
       "params": [{ "$ref": "#/components/contentDescriptors/Timestamp" }],
       "paramStructure": "by-position",
       "result": { "name": "moved", "schema": { "type": "integer", "minimum": 0 } },
@@ -528,8 +530,10 @@ export const cChainDevDocument: OpenrpcDocument = {
       "summary": "Set an account's nonce.",
       "description": "Sets the C-Chain account's nonce (`dev.setNonce`); a nonce below the account's is refused " +
         "(-32000, \"nonce N is below the account's nonce M: the mock's EVM only raises a nonce\"), which anvil would " +
-        "take: the mock's EVM is Hardhat's EDR. Answers as anvil does. Served by the mock node only, and only while " +
-        "its development controls are on (not with `--no-dev`).",
+        "take: the mock's EVM is Hardhat's EDR. With transactions pending it sets the nonce as anvil does (the pool " +
+        "is set aside in the engine and sent back after; one the new nonce makes invalid leaves it). Answers as " +
+        "anvil does. Served by the mock node only, and only while its development controls are on (not with " +
+        "`--no-dev`).",
       "params": [
         { "$ref": "#/components/contentDescriptors/Address" },
         { "$ref": "#/components/contentDescriptors/Nonce" },
@@ -552,9 +556,10 @@ export const cChainDevDocument: OpenrpcDocument = {
       "name": "hardhat_setNonce",
       "summary": "Set an account's nonce.",
       "description": "Sets the C-Chain account's nonce (`dev.setNonce`); a nonce below the account's is refused as " +
-        "Hardhat's EDR refuses it (-32000, \"New nonce (N) must not be smaller than the existing nonce (M)\"). " +
-        "Answers as Hardhat does. Served by the mock node only, and only while its development controls are on (not " +
-        "with `--no-dev`).",
+        "Hardhat's EDR refuses it (-32000, \"New nonce (N) must not be smaller than the existing nonce (M)\"), and " +
+        "so is any while transactions are pending (-32000, \"Cannot set account nonce when the transaction pool is " +
+        "not empty\"). Answers as Hardhat does. Served by the mock node only, and only while its development " +
+        "controls are on (not with `--no-dev`).",
       "params": [
         { "$ref": "#/components/contentDescriptors/Address" },
         { "$ref": "#/components/contentDescriptors/Nonce" },
@@ -813,8 +818,8 @@ export const cChainDevDocument: OpenrpcDocument = {
       "name": "anvil_reset",
       "summary": "Back to genesis.",
       "description": "Puts the whole network (X, P and C) back as it started (`dev.reset`, or the `--state` it " +
-        "loaded); every snapshot is discarded. Answers as anvil does. Served by the mock node only, and only while " +
-        "its development controls are on (not with `--no-dev`).",
+        "loaded); every snapshot is discarded; on a fork, back to the fork point. Answers as anvil does. Served by " +
+        "the mock node only, and only while its development controls are on (not with `--no-dev`).",
       "params": [{ "$ref": "#/components/contentDescriptors/Options" }],
       "paramStructure": "by-position",
       "result": { "name": "null", "schema": { "type": "null" } },
@@ -825,8 +830,8 @@ export const cChainDevDocument: OpenrpcDocument = {
       "name": "hardhat_reset",
       "summary": "Back to genesis.",
       "description": "Puts the whole network (X, P and C) back as it started (`dev.reset`, or the `--state` it " +
-        "loaded); every snapshot is discarded. Answers as Hardhat does. Served by the mock node only, and only while " +
-        "its development controls are on (not with `--no-dev`).",
+        "loaded); every snapshot is discarded; on a fork, back to the fork point. Answers as Hardhat does. Served by " +
+        "the mock node only, and only while its development controls are on (not with `--no-dev`).",
       "params": [{ "$ref": "#/components/contentDescriptors/Options" }],
       "paramStructure": "by-position",
       "result": { "name": "success", "schema": { "type": "boolean", "const": true } },
@@ -1217,8 +1222,9 @@ export const cChainDevDocument: OpenrpcDocument = {
         "name": "options",
         "required": false,
         "description": "anvil's and Hardhat's `{ forking: { jsonRpcUrl, blockNumber } }`: the mock forks only at " +
-          "start (`--fork-url`), so a `jsonRpcUrl` or `blockNumber` is refused (-32602); viem's `reset()` sends " +
-          "neither.",
+          "start (`--fork-url`), so these are taken only where they name what it forked, its source (its URL or its " +
+          "`/ext/bc/C/rpc`) and its C-Chain fork block (or none); any other URL or block, or any on a node that is " +
+          "no fork, is refused (-32602) with the reason. viem's `reset()` sends neither.",
         "schema": { "oneOf": [{ "type": "null" }, { "$ref": "#/components/schemas/ResetOptions" }] },
       },
       "PreserveHistoricalStates": {
