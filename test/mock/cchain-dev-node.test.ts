@@ -212,3 +212,14 @@ describe('anvil_setNonce with transactions pending', () => {
     expect((await pub.waitForTransactionReceipt({ hash: queued })).status).toBe('success');
   });
 });
+
+describe('setCode params', () => {
+  it('takes hex in either case, as anvil and EDR read bytes, and refuses an odd number of digits as bad params', async () => {
+    const address = '0x00000000000000000000000000000000000a0704';
+    expect(await call('anvil_setCode', [address, '0x602A60005260206000F3'])).toMatchObject({ result: null });
+    expect((await call('eth_getCode', [address, 'latest'])).result).toBe('0x602a60005260206000f3');
+    for (const method of ['anvil_setCode', 'hardhat_setCode'])
+      expect((await call(method, [address, '0x6'])).error).toMatchObject({ code: -32602 });
+    expect((await call('eth_getCode', [address, 'latest'])).result).toBe('0x602a60005260206000f3');
+  });
+});
