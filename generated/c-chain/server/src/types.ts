@@ -322,9 +322,9 @@ export interface AnvilSetCodeParams {
    */
   address: Address;
   /**
-   * The bytecode.
+   * The bytecode: hex bytes, in either case (anvil and Hardhat read either).
    */
-  code: Bytes;
+  code: string;
 }
 
 /**
@@ -341,9 +341,9 @@ export interface HardhatSetCodeParams {
    */
   address: Address;
   /**
-   * The bytecode.
+   * The bytecode: hex bytes, in either case (anvil and Hardhat read either).
    */
-  code: Bytes;
+  code: string;
 }
 
 /**

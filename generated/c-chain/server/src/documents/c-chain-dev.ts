@@ -1185,8 +1185,8 @@ export const cChainDevDocument: OpenrpcDocument = {
       "Code": {
         "name": "code",
         "required": true,
-        "description": "The bytecode.",
-        "schema": { "$ref": "#/components/schemas/bytes" },
+        "description": "The bytecode: hex bytes, in either case (anvil and Hardhat read either).",
+        "schema": { "type": "string", "pattern": "^0x([0-9a-fA-F]{2})*$" },
       },
       "Enabled": {
         "name": "enabled",
