@@ -223,3 +223,15 @@ describe('setCode params', () => {
     expect((await call('eth_getCode', [address, 'latest'])).result).toBe('0x602a60005260206000f3');
   });
 });
+
+describe('anvil_setNextBlockTimestamp', () => {
+  it("refuses a time before the last block's in anvil's words, and takes the last block's own time", async () => {
+    const { pub } = cClients(node.url);
+    const last = (await pub.getBlock()).timestamp;
+    expect((await call('anvil_setNextBlockTimestamp', [Number(last - 1n)])).error).toEqual({
+      code: -32602,
+      message: `Timestamp error: ${last - 1n} is lower than previous block's timestamp`,
+    });
+    expect(await call('anvil_setNextBlockTimestamp', [Number(last)])).toMatchObject({ result: null });
+  });
+});
