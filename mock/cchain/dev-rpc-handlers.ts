@@ -192,7 +192,13 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
       await setTime(timestamp);
       return String(bigintOf(timestamp));
     },
-    anvilSetNextBlockTimestamp: ({ timestamp }) => setTime(timestamp).then(() => null),
+    anvilSetNextBlockTimestamp: async ({ timestamp }) => {
+      // anvil's TimestampError (backend/time.rs set_next_block_timestamp): only a time before the last block's.
+      const [time, last] = [bigintOf(timestamp), await lastBlockTime()];
+      if (time < last) throw invalid(`Timestamp error: ${time} is lower than previous block's timestamp`);
+      await setTime(time);
+      return null;
+    },
     evmSetTime: moveClock,
     anvilSetTime: moveClock,
     evmMine: async ({ options }) => {
