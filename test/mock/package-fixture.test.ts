@@ -24,7 +24,9 @@ const balance = async () => {
 
 describe('loadFixture', () => {
   it('refuses an anonymous set-up, as Hardhat does', async () => {
-    await expect(loadFixture(node.dev, async () => 1)).rejects.toThrow(/^Anonymous functions cannot be used as fixtures/);
+    await expect(loadFixture(node.dev, async () => 1)).rejects.toThrow(
+      /^Anonymous functions cannot be used as fixtures/,
+    );
   });
 
   it('sets up again a fixture whose snapshot a return to an earlier fixture discarded', async () => {
