@@ -41,6 +41,9 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
   const snapshot = async () => {
     const block = await snapshotBlock(chain);
     const { snapshotID } = dev.snapshot();
+    // Those a revert or reset discarded are never held again (IDs only grow).
+    const held = new Set(dev.heldSnapshots());
+    for (const id of taken.keys()) if (!held.has(id)) taken.delete(id);
     taken.set(snapshotID, block);
     return `0x${BigInt(snapshotID).toString(16)}`;
   };
