@@ -8,6 +8,7 @@ import type { CChainDevHandlers, HardhatResetParams, Quantity } from '../../gene
 import { RpcError } from '../../generated/c-chain/server/dist/index.js';
 import type { DevControls } from '../engine/dev.ts';
 import { LAST_RFC3339_SECOND, rfc3339 } from '../world/reads.ts';
+import { anvilMetadata, checkForking, hardhatMetadata, nodeInfo, snapshotBlock } from './dev-node-info.ts';
 import type { CChain } from './evm.ts';
 
 const MAX_SNAPSHOT = BigInt(Number.MAX_SAFE_INTEGER);
@@ -35,7 +36,17 @@ const hardhat =
 const offsetOf = (chain: CChain): bigint => chain.world.time.get() - chain.world.network.startTime;
 
 export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers {
-  const snapshot = () => `0x${BigInt(dev.snapshot().snapshotID).toString(16)}`;
+  /** The C-Chain block each snapshot was taken at, by ID, for anvil_metadata. */
+  const taken = new Map<string, [number, string]>();
+  const snapshot = async () => {
+    const block = await snapshotBlock(chain);
+    const { snapshotID } = dev.snapshot();
+    // Those a revert or reset discarded are never held again (IDs only grow).
+    const held = new Set(dev.heldSnapshots());
+    for (const id of taken.keys()) if (!held.has(id)) taken.delete(id);
+    taken.set(snapshotID, block);
+    return `0x${BigInt(snapshotID).toString(16)}`;
+  };
   const revert = ({ id }: { id: Quantity }) => {
     const n = bigintOf(id);
     if (n < 1n || n > MAX_SNAPSHOT) return false;
@@ -94,11 +105,20 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
       await dev.mine({ chain: 'C', blocks: 1 });
     }
   };
-  /** anvil's evm_setTime: the seconds the clock moved. */
+  /** anvil's evm_setTime: the seconds the clock moved; a time above 1e12 is in ms, as anvil reads it (Ganache's). */
   const moveClock = async ({ timestamp }: { timestamp: Quantity }) => {
     const before = chain.world.time.get();
-    await setTime(timestamp);
+    const time = bigintOf(timestamp);
+    await setTime(time > 10n ** 12n ? time / 1000n : time);
     return Number(chain.world.time.get() - before);
+  };
+  /** anvil's: every address's eth_sendTransaction goes unsigned while on (the C-Chain's engine; ../cchain/rpc.ts). */
+  const autoImpersonate = ({ enabled }: { enabled: boolean }) => {
+    chain.autoImpersonate = enabled;
+  };
+  /** anvil's pool.clear(): every pooled transaction dropped, as `*_dropTransaction` drops one. */
+  const dropAll = async () => {
+    for (const hash of [...chain.world.cChainPool.keys()]) await drop({ hash });
   };
   const setAutomine = ({ enabled }: { enabled: boolean }) => dev.setAutomine({ enabled });
   const getAutomine = () => chain.request('hardhat_getAutomine') as Promise<boolean>;
@@ -111,6 +131,9 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
   };
   /** EDR's refusal of a lower nonce (SetAccountNonceLowerThanCurrent, data.rs set_account_nonce), in its words. */
   const setNonceAsHardhat = async (params: { address: string; nonce: Quantity }) => {
+    // EDR's SetAccountNonceWithPendingTransactions (data.rs set_nonce), where anvil sets it.
+    if (chain.world.cChainPool.size > 0)
+      throw new RpcError(-32000, 'Cannot set account nonce when the transaction pool is not empty');
     const proposed = bigintOf(params.nonce);
     const account = evmAddress(params.address);
     const previous = await chain.run(
@@ -128,10 +151,8 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
     await dev.stopImpersonating({ address });
     return was;
   };
-  const reset = ({ options }: HardhatResetParams) => {
-    const forking = options?.forking;
-    if (forking?.jsonRpcUrl !== undefined || (forking?.blockNumber ?? null) !== null)
-      throw invalid('the mock forks only as it starts (--fork-url): reset takes no jsonRpcUrl or blockNumber');
+  const reset = async ({ options }: HardhatResetParams) => {
+    await checkForking(chain, options?.forking);
     dev.reset();
   };
   const dumpState = () => dev.dumpState().state;
@@ -174,7 +195,13 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
       await setTime(timestamp);
       return String(bigintOf(timestamp));
     },
-    anvilSetNextBlockTimestamp: ({ timestamp }) => setTime(timestamp).then(() => null),
+    anvilSetNextBlockTimestamp: async ({ timestamp }) => {
+      // anvil's TimestampError (backend/time.rs set_next_block_timestamp): only a time before the last block's.
+      const [time, last] = [bigintOf(timestamp), await lastBlockTime()];
+      if (time < last) throw invalid(`Timestamp error: ${time} is lower than previous block's timestamp`);
+      await setTime(time);
+      return null;
+    },
     evmSetTime: moveClock,
     anvilSetTime: moveClock,
     evmMine: async ({ options }) => {
@@ -220,6 +247,12 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
     hardhatImpersonateAccount: hardhat(impersonate),
     anvilStopImpersonatingAccount: anvil(stopImpersonating),
     hardhatStopImpersonatingAccount: stopImpersonating,
+    anvilAutoImpersonateAccount: anvil(autoImpersonate),
+    hardhatAutoImpersonateAccount: anvil(autoImpersonate),
+    anvilDropAllTransactions: anvil(dropAll),
+    anvilNodeInfo: () => nodeInfo(chain),
+    anvilMetadata: () => anvilMetadata(chain, dev, taken),
+    hardhatMetadata: () => hardhatMetadata(chain, dev),
     anvilDropTransaction: (p) => drop(p).then((dropped) => (dropped ? p.hash : null)),
     hardhatDropTransaction: (p) => drop(p, 'refused'),
     anvilReset: anvil(reset),

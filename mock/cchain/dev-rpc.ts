@@ -46,8 +46,6 @@ const REFUSED: Readonly<Record<string, string>> = {
   hardhat_setLoggingEnabled: LOGGING,
   anvil_setBlockTimestampInterval: INTERVAL,
   anvil_removeBlockTimestampInterval: INTERVAL,
-  anvil_autoImpersonateAccount: 'the mock impersonates only the addresses named to anvil_impersonateAccount',
-  hardhat_autoImpersonateAccount: 'the mock impersonates only the addresses named to hardhat_impersonateAccount',
   anvil_reorg: FINAL,
   anvil_rollback: FINAL,
 };

@@ -7,6 +7,7 @@ import { makeUtxo, sha256 } from '../world/codec.ts';
 import { atomicKey, type World } from '../world/world.ts';
 import { blockIDOf } from './blocks.ts';
 import type { CChain } from './evm.ts';
+import { resendRaw } from './replay.ts';
 
 /** Builds `count` C-Chain blocks: their IDs (coreth's hashes, as the node names them), oldest first, and the height. */
 export async function cBlockIDs(chain: CChain, count: number): Promise<{ blockIDs: string[]; height: string }> {
@@ -91,9 +92,40 @@ export function editC(
       // The engine (Hardhat's EDR) only raises a nonce; anvil would lower it.
       if (p.nonce < nonce)
         throw new Error(`nonce ${p.nonce} is below the account's nonce ${nonce}: the mock's EVM only raises a nonce`);
-      await chain.editNow(provider, { address, nonce: p.nonce });
+      await poolAside(chain, provider, () => chain.editNow(provider, { address, nonce: p.nonce as bigint }));
     } else if (p.code !== undefined) await chain.editNow(provider, { address, code: (p.code as string).toLowerCase() });
     else await chain.editNow(provider, { address, storage: { slot: p.slot as string, value: p.value as string } });
     return {};
   });
+}
+
+/**
+ * Runs `edit` with the pool's transactions out of the engine, which sets no nonce while it holds any (EDR's
+ * SetAccountNonceWithPendingTransactions, where anvil sets it), and sends them back after in their order: one the
+ * edit made invalid (its sender's nonce set past it) leaves the pool, as anvil's next block would leave it out.
+ */
+async function poolAside(
+  chain: CChain,
+  provider: Parameters<Parameters<CChain['run']>[0]>[0],
+  edit: () => Promise<void>,
+) {
+  const pool = chain.world.cChainPool;
+  const pending = [...pool.entries()].sort(([, a], [, b]) => a.order - b.order);
+  if (pending.length === 0) return edit();
+  for (const [hash] of pending) await chain.call(provider, 'hardhat_dropTransaction', [hash]);
+  // Back to the pool, not mined: with automine on, those pending are queued behind a nonce gap.
+  const automine = (await chain.call(provider, 'hardhat_getAutomine')) === true;
+  if (automine) await chain.call(provider, 'evm_setAutomine', [false]);
+  try {
+    await edit();
+  } finally {
+    for (const [hash, { raw }] of pending)
+      await resendRaw(chain, provider, raw).catch(() => {
+        pool.delete(hash);
+      });
+    // An impersonated sender's transaction goes back impersonated for it alone: the node's setting is made again.
+    for (const impersonated of chain.impersonated)
+      await chain.call(provider, 'hardhat_impersonateAccount', [`0x${impersonated}`]);
+    if (automine) await chain.call(provider, 'evm_setAutomine', [true]);
+  }
 }

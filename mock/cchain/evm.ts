@@ -181,6 +181,8 @@ export class CChain {
    * as on anvil, not chain state, so snapshots, reverts, resets and saved states leave it as it is.
    */
   readonly impersonated = new Set<string>();
+  /** anvil's `anvil_autoImpersonateAccount`: every address acts as an impersonated one (a setting, as above). */
+  autoImpersonate = false;
 
   readonly world: World;
   /** The release emulated (`--node-version`), whose fee rules apply; the newest when undefined. */

@@ -126,10 +126,13 @@ export async function replayChain(chain: CChain, provider: Provider): Promise<bo
   await applyEdits(Number.POSITIVE_INFINITY);
   // One the engine takes no more (a later edit spent its balance or nonce) had left its pool too.
   const pending = [...world.cChainPool.values()].sort((a, b) => a.order - b.order);
-  for (const { raw } of pending) {
-    const bytes = Buffer.from(raw.slice(2), 'hex');
-    // A typed transaction starts with its type byte; a legacy one is an RLP list (0xc0 and up).
-    await resend(chain, provider, bytes[0]! >= 0xc0 ? (RLP.decode(bytes) as Item[]) : bytes).catch(() => undefined);
-  }
+  for (const { raw } of pending) await resendRaw(chain, provider, raw).catch(() => undefined);
   return true;
+}
+
+/** Sends a pooled transaction (its signed bytes as hex) again, as it first went. */
+export function resendRaw(chain: CChain, provider: Provider, raw: string): Promise<void> {
+  const bytes = Buffer.from(raw.slice(2), 'hex');
+  // A typed transaction starts with its type byte; a legacy one is an RLP list (0xc0 and up).
+  return resend(chain, provider, bytes[0]! >= 0xc0 ? (RLP.decode(bytes) as Item[]) : bytes);
 }

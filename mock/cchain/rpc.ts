@@ -172,6 +172,22 @@ function senderOfWrite(method: string, params: unknown): string | undefined {
   return from ? ethChecksum(from) : undefined;
 }
 
+/** A write sent to the engine, with `impersonated` (auto-impersonation's sender) impersonated for it alone. */
+async function sendAs(
+  chain: CChain,
+  p: Parameters<Parameters<CChain['run']>[0]>[0],
+  request: string,
+  impersonated: string | undefined,
+) {
+  if (!impersonated) return chain.sendTransaction(p, request);
+  await chain.call(p, 'hardhat_impersonateAccount', [impersonated]);
+  try {
+    return await chain.sendTransaction(p, request);
+  } finally {
+    await chain.call(p, 'hardhat_stopImpersonatingAccount', [impersonated]);
+  }
+}
+
 /** One call's answer, as JSON text, with `id` as written (./json-rpc.ts). */
 async function answerOne(
   chain: CChain,
@@ -202,8 +218,9 @@ async function answerOne(
     const refused = tipRefusal(priced, await headGasLimit(chain));
     if (refused) return errorJson(id, -32000, refused);
   }
-  if (method === 'eth_sendTransaction' && !chain.impersonated.has(senderOf(params)))
-    return errorJson(id, -32000, 'unknown account');
+  // Sent for an address only auto-impersonation covers: the engine impersonates it for this transaction alone.
+  const unnamed = method === 'eth_sendTransaction' && !chain.impersonated.has(senderOf(params));
+  if (unnamed && !chain.autoImpersonate) return errorJson(id, -32000, 'unknown account');
   const called = withCallData(method, params);
   if ('refused' in called) return errorJson(id, -32000, called.refused);
   params = called.params;
@@ -251,7 +268,7 @@ async function answerOne(
     )
       return '{"error":{"code":-32000,"message":"already known"}}';
     const { answer: sent, queued } = WRITES.has(method)
-      ? await chain.sendTransaction(p, request)
+      ? await sendAs(chain, p, request, unnamed ? `0x${senderOf(params)}` : undefined)
       : {
           answer:
             method === 'eth_call'

@@ -2,7 +2,7 @@
  * The development controls of the mock (`/ext/dev`, openrpc/dev.json), like anvil's and Hardhat's: snapshots, chain
  * time, mining, funds, fee states, reset, accounts. Never part of a generated server: they exist only on the mock.
  */
-import { createECDH, createHash } from 'node:crypto';
+import { createECDH, createHash, randomBytes } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bech32Encode, cb58Decode, cb58Encode } from '../../generators/formats.ts';
@@ -57,6 +57,14 @@ export class DevControls extends StateEdits {
     super(world, () => engine.mine('P', 1));
     this.engine = engine;
     this.cchain = cchain;
+  }
+
+  /** anvil's and Hardhat's instance ID (`*_metadata`): 32 random bytes, new after each reset, as EDR's. */
+  instanceId = `0x${randomBytes(32).toString('hex')}`;
+
+  /** The snapshots a revert can still use, oldest first. */
+  heldSnapshots(): string[] {
+    return [...this.snapshots.keys()];
   }
 
   snapshot(): { snapshotID: string } {
@@ -192,6 +200,7 @@ export class DevControls extends StateEdits {
     replayMempools(this.world, this.engine);
     this.snapshots.clear();
     this.cchain?.reset();
+    this.instanceId = `0x${randomBytes(32).toString('hex')}`;
     return {};
   }
 

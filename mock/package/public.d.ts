@@ -234,6 +234,7 @@ export declare class Wallet {
 
 /**
  * Hardhat's loadFixture: runs `setUp` once and snapshots after it; later calls revert to that snapshot and return the
- * first call's result. Pass a named function (it is the key).
+ * first call's result. Pass a named function (it is the key; an anonymous one is refused, as Hardhat's is); a
+ * return to an earlier fixture discards the ones set up after it, which their next call sets up again.
  */
 export function loadFixture<T>(dev: Pick<DevControls, 'snapshot' | 'revert'>, setUp: () => Promise<T>): Promise<T>;

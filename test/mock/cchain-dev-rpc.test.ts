@@ -197,9 +197,9 @@ describe.each<'anvil' | 'hardhat'>(['anvil', 'hardhat'])("viem's test client in 
       code: -32602,
       message: `${mode}_setMinGasPrice is not supported when EIP-1559 is active`,
     });
-    expect(await call('anvil_nodeInfo', [])).toEqual({
+    expect(await call('eth_sendUnsignedTransaction', [{}])).toEqual({
       code: -32601,
-      message: 'the method anvil_nodeInfo does not exist/is not available',
+      message: 'the method eth_sendUnsignedTransaction does not exist/is not available',
     });
   });
 });

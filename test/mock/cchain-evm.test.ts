@@ -62,13 +62,16 @@ describe('the C-Chain through viem', () => {
   // The dev controls' anvil and Hardhat names are served (cchain-dev-rpc.test.ts); the engine's other controls are not.
   it('refuses the engine controls a C-Chain node lacks, and a batch answers each call', async () => {
     const res = await send(`${node.url}/ext/bc/C/rpc`, {
-      body: `[${rpc('hardhat_metadata', [], 1)},${rpc('eth_chainId', [], 'b')}]`,
+      body: `[${rpc('hardhat_getStackTraceFailuresCount', [], 1)},${rpc('eth_chainId', [], 'b')}]`,
     });
     expect(JSON.parse(res.text)).toEqual([
       {
         jsonrpc: '2.0',
         id: 1,
-        error: { code: -32601, message: 'the method hardhat_metadata does not exist/is not available' },
+        error: {
+          code: -32601,
+          message: 'the method hardhat_getStackTraceFailuresCount does not exist/is not available',
+        },
       },
       { jsonrpc: '2.0', id: 'b', result: '0xa868' },
     ]);

@@ -136,7 +136,7 @@ describe('C-Chain state edits', () => {
     expect(await eth().getTransactionCount({ address: ACCOUNT })).toBe(0);
   });
 
-  it('refuses a nonce below the account’s, as the engine does with pending transactions, and a slot not a word', async () => {
+  it('refuses a nonce below the account’s and a slot not a word; sets one with transactions pending, as anvil', async () => {
     await node.dev.setNonce({ address: ACCOUNT, nonce: '3' });
     await expect(node.dev.setNonce({ address: ACCOUNT, nonce: '2' })).rejects.toThrow(
       /nonce 2 is below the account's nonce 3/,
@@ -146,11 +146,18 @@ describe('C-Chain state edits', () => {
       .sendTransaction({ to: TO, value: 1n, chain: null })
       .catch(() => undefined);
     await node.dev.impersonate({ address: WHALE });
-    await walletOf(WHALE).sendTransaction({ to: TO, value: 1n, chain: null });
+    const pending = await walletOf(WHALE).sendTransaction({ to: TO, value: 1n, chain: null });
     const edits = node.world.cChainEdits.length;
-    await expect(node.dev.setNonce({ address: ACCOUNT, nonce: '9' })).rejects.toThrow(/transaction pool is not empty/);
-    expect(node.world.cChainEdits.length).toBe(edits);
+    await node.dev.setNonce({ address: ACCOUNT, nonce: '9' });
+    expect(node.world.cChainEdits.length).toBe(edits + 1);
+    expect(await eth().getTransactionCount({ address: ACCOUNT })).toBe(9);
+    // Two blocks: each transfer asks for the wallet's 10M gas.
+    await node.dev.mine({ chain: 'C', blocks: 2 });
+    expect((await eth().getTransactionReceipt({ hash: pending })).status).toBe('success');
+    // Still impersonated: the pool went back to the engine without undoing the node's setting.
+    const after = await walletOf(WHALE).sendTransaction({ to: TO, value: 1n, chain: null });
     await node.dev.mine({ chain: 'C' });
+    expect((await eth().getTransactionReceipt({ hash: after })).status).toBe('success');
     await node.dev.setAutomine({ enabled: true });
     await expect(node.dev.setStorageAt({ address: ACCOUNT, slot: '0x1', value: WORD })).rejects.toThrow(
       /couldn't unmarshal an argument/,

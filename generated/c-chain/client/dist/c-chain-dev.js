@@ -34,16 +34,22 @@ const ERRORS = {
   hardhatSetStorageAt: {},
   anvilImpersonateAccount: {},
   hardhatImpersonateAccount: {},
+  anvilAutoImpersonateAccount: {},
+  hardhatAutoImpersonateAccount: {},
   anvilStopImpersonatingAccount: {},
   hardhatStopImpersonatingAccount: {},
   anvilDropTransaction: {},
   hardhatDropTransaction: {},
+  anvilDropAllTransactions: {},
   anvilReset: {},
   hardhatReset: {},
   anvilDumpState: {},
   hardhatDumpState: {},
   anvilLoadState: {},
   hardhatLoadState: {},
+  anvilNodeInfo: {},
+  anvilMetadata: {},
+  hardhatMetadata: {},
 };
 /**
  * C-Chain development controls (anvil and Hardhat)
@@ -99,16 +105,22 @@ export class CChainDevClient extends JsonRpcClient {
     hardhatSetStorageAt: 'hardhat_setStorageAt',
     anvilImpersonateAccount: 'anvil_impersonateAccount',
     hardhatImpersonateAccount: 'hardhat_impersonateAccount',
+    anvilAutoImpersonateAccount: 'anvil_autoImpersonateAccount',
+    hardhatAutoImpersonateAccount: 'hardhat_autoImpersonateAccount',
     anvilStopImpersonatingAccount: 'anvil_stopImpersonatingAccount',
     hardhatStopImpersonatingAccount: 'hardhat_stopImpersonatingAccount',
     anvilDropTransaction: 'anvil_dropTransaction',
     hardhatDropTransaction: 'hardhat_dropTransaction',
+    anvilDropAllTransactions: 'anvil_dropAllTransactions',
     anvilReset: 'anvil_reset',
     hardhatReset: 'hardhat_reset',
     anvilDumpState: 'anvil_dumpState',
     hardhatDumpState: 'hardhat_dumpState',
     anvilLoadState: 'anvil_loadState',
     hardhatLoadState: 'hardhat_loadState',
+    anvilNodeInfo: 'anvil_nodeInfo',
+    anvilMetadata: 'anvil_metadata',
+    hardhatMetadata: 'hardhat_metadata',
   };
   paramsByName = [];
   constructor(options = {}) {
@@ -269,8 +281,9 @@ export class CChainDevClient extends JsonRpcClient {
    * Set the clock.
    *
    * anvil's `evm_setTime`: sets the network's clock as `evm_setNextBlockTimestamp` does (never back) and
-   * answers the seconds it moved. Served by the mock node only, and only while its development controls
-   * are on (not with `--no-dev`).
+   * answers the seconds it moved; a time above 1e12 is read as milliseconds, as anvil reads it
+   * (Ganache's). Served by the mock node only, and only while its development controls are on (not with
+   * `--no-dev`).
    *
    * JSON-RPC method `evm_setTime` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
@@ -285,8 +298,9 @@ export class CChainDevClient extends JsonRpcClient {
    * Set the clock.
    *
    * anvil's `evm_setTime`: sets the network's clock as `evm_setNextBlockTimestamp` does (never back) and
-   * answers the seconds it moved. Served by the mock node only, and only while its development controls
-   * are on (not with `--no-dev`).
+   * answers the seconds it moved; a time above 1e12 is read as milliseconds, as anvil reads it
+   * (Ganache's). Served by the mock node only, and only while its development controls are on (not with
+   * `--no-dev`).
    *
    * JSON-RPC method `anvil_setTime` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
@@ -563,8 +577,10 @@ export class CChainDevClient extends JsonRpcClient {
    *
    * Sets the C-Chain account's nonce (`dev.setNonce`); a nonce below the account's is refused (-32000,
    * "nonce N is below the account's nonce M: the mock's EVM only raises a nonce"), which anvil would
-   * take: the mock's EVM is Hardhat's EDR. Answers as anvil does. Served by the mock node only, and only
-   * while its development controls are on (not with `--no-dev`).
+   * take: the mock's EVM is Hardhat's EDR. With transactions pending it sets the nonce as anvil does
+   * (the pool is set aside in the engine and sent back after; one the new nonce makes invalid leaves
+   * it). Answers as anvil does. Served by the mock node only, and only while its development controls
+   * are on (not with `--no-dev`).
    *
    * JSON-RPC method `anvil_setNonce` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
@@ -579,9 +595,10 @@ export class CChainDevClient extends JsonRpcClient {
    * Set an account's nonce.
    *
    * Sets the C-Chain account's nonce (`dev.setNonce`); a nonce below the account's is refused as
-   * Hardhat's EDR refuses it (-32000, "New nonce (N) must not be smaller than the existing nonce (M)").
-   * Answers as Hardhat does. Served by the mock node only, and only while its development controls are
-   * on (not with `--no-dev`).
+   * Hardhat's EDR refuses it (-32000, "New nonce (N) must not be smaller than the existing nonce (M)"),
+   * and so is any while transactions are pending (-32000, "Cannot set account nonce when the transaction
+   * pool is not empty"). Answers as Hardhat does. Served by the mock node only, and only while its
+   * development controls are on (not with `--no-dev`).
    *
    * JSON-RPC method `hardhat_setNonce` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
@@ -680,6 +697,54 @@ export class CChainDevClient extends JsonRpcClient {
     );
   }
   /**
+   * Send as any account without its key.
+   *
+   * While on, `eth_sendTransaction` from any address goes unsigned, as from an address named to
+   * `anvil_impersonateAccount` (the C-Chain only: X and P transactions are signed bytes,
+   * `dev.impersonate` lets them go without signatures); off, only the named ones do. A setting of the
+   * node, which snapshots, reverts and resets leave as it is. anvil's own (its `hardhat_` alias answers
+   * as it does; Hardhat has none). Served by the mock node only, and only while its development controls
+   * are on (not with `--no-dev`).
+   *
+   * JSON-RPC method `anvil_autoImpersonateAccount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param params - The params, sent by position ({@link AnvilAutoImpersonateAccountParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link AnvilAutoImpersonateAccountResult}).
+   */
+  anvilAutoImpersonateAccount(params, options) {
+    return this.request(
+      'anvil_autoImpersonateAccount',
+      this.positional(params, ['enabled']),
+      options,
+      ERRORS.anvilAutoImpersonateAccount,
+    );
+  }
+  /**
+   * Send as any account without its key.
+   *
+   * While on, `eth_sendTransaction` from any address goes unsigned, as from an address named to
+   * `anvil_impersonateAccount` (the C-Chain only: X and P transactions are signed bytes,
+   * `dev.impersonate` lets them go without signatures); off, only the named ones do. A setting of the
+   * node, which snapshots, reverts and resets leave as it is. anvil's own (its `hardhat_` alias answers
+   * as it does; Hardhat has none). Served by the mock node only, and only while its development controls
+   * are on (not with `--no-dev`).
+   *
+   * JSON-RPC method `hardhat_autoImpersonateAccount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param params - The params, sent by position ({@link HardhatAutoImpersonateAccountParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link HardhatAutoImpersonateAccountResult}).
+   */
+  hardhatAutoImpersonateAccount(params, options) {
+    return this.request(
+      'hardhat_autoImpersonateAccount',
+      this.positional(params, ['enabled']),
+      options,
+      ERRORS.hardhatAutoImpersonateAccount,
+    );
+  }
+  /**
    * Stop sending as an account.
    *
    * Undoes `impersonateAccount` (`dev.stopImpersonating`). Answers as anvil does. Served by the mock
@@ -763,11 +828,26 @@ export class CChainDevClient extends JsonRpcClient {
     );
   }
   /**
+   * Empty the pool.
+   *
+   * Removes every transaction from the C-Chain's pool (automine off, or queued behind a nonce gap), as
+   * anvil's does. Served by the mock node only, and only while its development controls are on (not with
+   * `--no-dev`).
+   *
+   * JSON-RPC method `anvil_dropAllTransactions` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link AnvilDropAllTransactionsResult}).
+   */
+  anvilDropAllTransactions(options) {
+    return this.request('anvil_dropAllTransactions', [], options, ERRORS.anvilDropAllTransactions);
+  }
+  /**
    * Back to genesis.
    *
    * Puts the whole network (X, P and C) back as it started (`dev.reset`, or the `--state` it loaded);
-   * every snapshot is discarded. Answers as anvil does. Served by the mock node only, and only while its
-   * development controls are on (not with `--no-dev`).
+   * every snapshot is discarded; on a fork, back to the fork point. Answers as anvil does. Served by the
+   * mock node only, and only while its development controls are on (not with `--no-dev`).
    *
    * JSON-RPC method `anvil_reset` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
@@ -782,8 +862,8 @@ export class CChainDevClient extends JsonRpcClient {
    * Back to genesis.
    *
    * Puts the whole network (X, P and C) back as it started (`dev.reset`, or the `--state` it loaded);
-   * every snapshot is discarded. Answers as Hardhat does. Served by the mock node only, and only while
-   * its development controls are on (not with `--no-dev`).
+   * every snapshot is discarded; on a fork, back to the fork point. Answers as Hardhat does. Served by
+   * the mock node only, and only while its development controls are on (not with `--no-dev`).
    *
    * JSON-RPC method `hardhat_reset` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
@@ -867,5 +947,55 @@ export class CChainDevClient extends JsonRpcClient {
    */
   hardhatLoadState(params, options) {
     return this.request('hardhat_loadState', this.positional(params, ['state']), options, ERRORS.hardhatLoadState);
+  }
+  /**
+   * The node's configuration.
+   *
+   * anvil's NodeInfo (alloy's rpc-types-anvil) from the C-Chain's latest block: its number (hex), time
+   * and hash, the newest network upgrade whose rules the C-Chain applies (`hardFork`), coreth's pool
+   * order (by fees), the block's base fee and gas limit, the chain ID and `eth_gasPrice`; `forkConfig`
+   * names the `--fork-url` source's C-Chain and its fork block (`forkRetryBackoff` null), or is all
+   * null. Served by the mock node only, and only while its development controls are on (not with
+   * `--no-dev`).
+   *
+   * JSON-RPC method `anvil_nodeInfo` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link AnvilNodeInfoResult}).
+   */
+  anvilNodeInfo(options) {
+    return this.request('anvil_nodeInfo', [], options, ERRORS.anvilNodeInfo);
+  }
+  /**
+   * The node's instance and snapshots.
+   *
+   * anvil's Metadata: `web3_clientVersion`'s answer, the chain ID, an instance ID (32 random bytes, new
+   * after a reset), the C-Chain's latest block, the fork's C-Chain (`--fork-url`) or null, and the
+   * snapshots `evm_snapshot` took that a revert can still use, by ID (decimal), each with the C-Chain
+   * block it was taken at. Served by the mock node only, and only while its development controls are on
+   * (not with `--no-dev`).
+   *
+   * JSON-RPC method `anvil_metadata` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link AnvilMetadataResult}).
+   */
+  anvilMetadata(options) {
+    return this.request('anvil_metadata', [], options, ERRORS.anvilMetadata);
+  }
+  /**
+   * The node's instance.
+   *
+   * Hardhat's metadata (EDR): `web3_clientVersion`'s answer, the chain ID, an instance ID (new after a
+   * reset), the C-Chain's latest block, and `forkedNetwork` only on a fork (`--fork-url`). Served by the
+   * mock node only, and only while its development controls are on (not with `--no-dev`).
+   *
+   * JSON-RPC method `hardhat_metadata` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link HardhatMetadataResult}).
+   */
+  hardhatMetadata(options) {
+    return this.request('hardhat_metadata', [], options, ERRORS.hardhatMetadata);
   }
 }

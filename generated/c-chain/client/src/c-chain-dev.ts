@@ -3,6 +3,9 @@ import { type CallOptions, type ClientOptions, JsonRpcClient } from './runtime.j
 import type {
   AnvilAddBalanceParams,
   AnvilAddBalanceResult,
+  AnvilAutoImpersonateAccountParams,
+  AnvilAutoImpersonateAccountResult,
+  AnvilDropAllTransactionsResult,
   AnvilDropTransactionParams,
   AnvilDropTransactionResult,
   AnvilDumpStateParams,
@@ -14,8 +17,10 @@ import type {
   AnvilIncreaseTimeResult,
   AnvilLoadStateParams,
   AnvilLoadStateResult,
+  AnvilMetadataResult,
   AnvilMineParams,
   AnvilMineResult,
+  AnvilNodeInfoResult,
   AnvilResetParams,
   AnvilResetResult,
   AnvilRevertParams,
@@ -54,6 +59,8 @@ import type {
   EvmSetTimeParams,
   EvmSetTimeResult,
   EvmSnapshotResult,
+  HardhatAutoImpersonateAccountParams,
+  HardhatAutoImpersonateAccountResult,
   HardhatDropTransactionParams,
   HardhatDropTransactionResult,
   HardhatDumpStateParams,
@@ -63,6 +70,7 @@ import type {
   HardhatImpersonateAccountResult,
   HardhatLoadStateParams,
   HardhatLoadStateResult,
+  HardhatMetadataResult,
   HardhatMineParams,
   HardhatMineResult,
   HardhatResetParams,
@@ -114,16 +122,22 @@ export type CChainDevClientErrors = {
   hardhatSetStorageAt: never;
   anvilImpersonateAccount: never;
   hardhatImpersonateAccount: never;
+  anvilAutoImpersonateAccount: never;
+  hardhatAutoImpersonateAccount: never;
   anvilStopImpersonatingAccount: never;
   hardhatStopImpersonatingAccount: never;
   anvilDropTransaction: never;
   hardhatDropTransaction: never;
+  anvilDropAllTransactions: never;
   anvilReset: never;
   hardhatReset: never;
   anvilDumpState: never;
   hardhatDumpState: never;
   anvilLoadState: never;
   hardhatLoadState: never;
+  anvilNodeInfo: never;
+  anvilMetadata: never;
+  hardhatMetadata: never;
 };
 
 /** Each error the spec documents, once: its code, and a pattern of its message (the variable parts as wildcards). */
@@ -162,16 +176,22 @@ const ERRORS = {
   hardhatSetStorageAt: {},
   anvilImpersonateAccount: {},
   hardhatImpersonateAccount: {},
+  anvilAutoImpersonateAccount: {},
+  hardhatAutoImpersonateAccount: {},
   anvilStopImpersonatingAccount: {},
   hardhatStopImpersonatingAccount: {},
   anvilDropTransaction: {},
   hardhatDropTransaction: {},
+  anvilDropAllTransactions: {},
   anvilReset: {},
   hardhatReset: {},
   anvilDumpState: {},
   hardhatDumpState: {},
   anvilLoadState: {},
   hardhatLoadState: {},
+  anvilNodeInfo: {},
+  anvilMetadata: {},
+  hardhatMetadata: {},
 } as const;
 
 /**
@@ -228,16 +248,22 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
     hardhatSetStorageAt: 'hardhat_setStorageAt',
     anvilImpersonateAccount: 'anvil_impersonateAccount',
     hardhatImpersonateAccount: 'hardhat_impersonateAccount',
+    anvilAutoImpersonateAccount: 'anvil_autoImpersonateAccount',
+    hardhatAutoImpersonateAccount: 'hardhat_autoImpersonateAccount',
     anvilStopImpersonatingAccount: 'anvil_stopImpersonatingAccount',
     hardhatStopImpersonatingAccount: 'hardhat_stopImpersonatingAccount',
     anvilDropTransaction: 'anvil_dropTransaction',
     hardhatDropTransaction: 'hardhat_dropTransaction',
+    anvilDropAllTransactions: 'anvil_dropAllTransactions',
     anvilReset: 'anvil_reset',
     hardhatReset: 'hardhat_reset',
     anvilDumpState: 'anvil_dumpState',
     hardhatDumpState: 'hardhat_dumpState',
     anvilLoadState: 'anvil_loadState',
     hardhatLoadState: 'hardhat_loadState',
+    anvilNodeInfo: 'anvil_nodeInfo',
+    anvilMetadata: 'anvil_metadata',
+    hardhatMetadata: 'hardhat_metadata',
   };
   protected override readonly paramsByName: readonly string[] = [];
 
@@ -429,8 +455,9 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    * Set the clock.
    *
    * anvil's `evm_setTime`: sets the network's clock as `evm_setNextBlockTimestamp` does (never back) and
-   * answers the seconds it moved. Served by the mock node only, and only while its development controls
-   * are on (not with `--no-dev`).
+   * answers the seconds it moved; a time above 1e12 is read as milliseconds, as anvil reads it
+   * (Ganache's). Served by the mock node only, and only while its development controls are on (not with
+   * `--no-dev`).
    *
    * JSON-RPC method `evm_setTime` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
@@ -451,8 +478,9 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    * Set the clock.
    *
    * anvil's `evm_setTime`: sets the network's clock as `evm_setNextBlockTimestamp` does (never back) and
-   * answers the seconds it moved. Served by the mock node only, and only while its development controls
-   * are on (not with `--no-dev`).
+   * answers the seconds it moved; a time above 1e12 is read as milliseconds, as anvil reads it
+   * (Ganache's). Served by the mock node only, and only while its development controls are on (not with
+   * `--no-dev`).
    *
    * JSON-RPC method `anvil_setTime` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
@@ -777,8 +805,10 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * Sets the C-Chain account's nonce (`dev.setNonce`); a nonce below the account's is refused (-32000,
    * "nonce N is below the account's nonce M: the mock's EVM only raises a nonce"), which anvil would
-   * take: the mock's EVM is Hardhat's EDR. Answers as anvil does. Served by the mock node only, and only
-   * while its development controls are on (not with `--no-dev`).
+   * take: the mock's EVM is Hardhat's EDR. With transactions pending it sets the nonce as anvil does
+   * (the pool is set aside in the engine and sent back after; one the new nonce makes invalid leaves
+   * it). Answers as anvil does. Served by the mock node only, and only while its development controls
+   * are on (not with `--no-dev`).
    *
    * JSON-RPC method `anvil_setNonce` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
@@ -799,9 +829,10 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    * Set an account's nonce.
    *
    * Sets the C-Chain account's nonce (`dev.setNonce`); a nonce below the account's is refused as
-   * Hardhat's EDR refuses it (-32000, "New nonce (N) must not be smaller than the existing nonce (M)").
-   * Answers as Hardhat does. Served by the mock node only, and only while its development controls are
-   * on (not with `--no-dev`).
+   * Hardhat's EDR refuses it (-32000, "New nonce (N) must not be smaller than the existing nonce (M)"),
+   * and so is any while transactions are pending (-32000, "Cannot set account nonce when the transaction
+   * pool is not empty"). Answers as Hardhat does. Served by the mock node only, and only while its
+   * development controls are on (not with `--no-dev`).
    *
    * JSON-RPC method `hardhat_setNonce` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
@@ -911,6 +942,62 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
   }
 
   /**
+   * Send as any account without its key.
+   *
+   * While on, `eth_sendTransaction` from any address goes unsigned, as from an address named to
+   * `anvil_impersonateAccount` (the C-Chain only: X and P transactions are signed bytes,
+   * `dev.impersonate` lets them go without signatures); off, only the named ones do. A setting of the
+   * node, which snapshots, reverts and resets leave as it is. anvil's own (its `hardhat_` alias answers
+   * as it does; Hardhat has none). Served by the mock node only, and only while its development controls
+   * are on (not with `--no-dev`).
+   *
+   * JSON-RPC method `anvil_autoImpersonateAccount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param params - The params, sent by position ({@link AnvilAutoImpersonateAccountParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link AnvilAutoImpersonateAccountResult}).
+   */
+  anvilAutoImpersonateAccount(
+    params: AnvilAutoImpersonateAccountParams,
+    options?: CallOptions,
+  ): Promise<AnvilAutoImpersonateAccountResult> {
+    return this.request<AnvilAutoImpersonateAccountResult>(
+      'anvil_autoImpersonateAccount',
+      this.positional(params, ['enabled']),
+      options,
+      ERRORS.anvilAutoImpersonateAccount,
+    );
+  }
+
+  /**
+   * Send as any account without its key.
+   *
+   * While on, `eth_sendTransaction` from any address goes unsigned, as from an address named to
+   * `anvil_impersonateAccount` (the C-Chain only: X and P transactions are signed bytes,
+   * `dev.impersonate` lets them go without signatures); off, only the named ones do. A setting of the
+   * node, which snapshots, reverts and resets leave as it is. anvil's own (its `hardhat_` alias answers
+   * as it does; Hardhat has none). Served by the mock node only, and only while its development controls
+   * are on (not with `--no-dev`).
+   *
+   * JSON-RPC method `hardhat_autoImpersonateAccount` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param params - The params, sent by position ({@link HardhatAutoImpersonateAccountParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link HardhatAutoImpersonateAccountResult}).
+   */
+  hardhatAutoImpersonateAccount(
+    params: HardhatAutoImpersonateAccountParams,
+    options?: CallOptions,
+  ): Promise<HardhatAutoImpersonateAccountResult> {
+    return this.request<HardhatAutoImpersonateAccountResult>(
+      'hardhat_autoImpersonateAccount',
+      this.positional(params, ['enabled']),
+      options,
+      ERRORS.hardhatAutoImpersonateAccount,
+    );
+  }
+
+  /**
    * Stop sending as an account.
    *
    * Undoes `impersonateAccount` (`dev.stopImpersonating`). Answers as anvil does. Served by the mock
@@ -1007,11 +1094,32 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
   }
 
   /**
+   * Empty the pool.
+   *
+   * Removes every transaction from the C-Chain's pool (automine off, or queued behind a nonce gap), as
+   * anvil's does. Served by the mock node only, and only while its development controls are on (not with
+   * `--no-dev`).
+   *
+   * JSON-RPC method `anvil_dropAllTransactions` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link AnvilDropAllTransactionsResult}).
+   */
+  anvilDropAllTransactions(options?: CallOptions): Promise<AnvilDropAllTransactionsResult> {
+    return this.request<AnvilDropAllTransactionsResult>(
+      'anvil_dropAllTransactions',
+      [],
+      options,
+      ERRORS.anvilDropAllTransactions,
+    );
+  }
+
+  /**
    * Back to genesis.
    *
    * Puts the whole network (X, P and C) back as it started (`dev.reset`, or the `--state` it loaded);
-   * every snapshot is discarded. Answers as anvil does. Served by the mock node only, and only while its
-   * development controls are on (not with `--no-dev`).
+   * every snapshot is discarded; on a fork, back to the fork point. Answers as anvil does. Served by the
+   * mock node only, and only while its development controls are on (not with `--no-dev`).
    *
    * JSON-RPC method `anvil_reset` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
@@ -1032,8 +1140,8 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    * Back to genesis.
    *
    * Puts the whole network (X, P and C) back as it started (`dev.reset`, or the `--state` it loaded);
-   * every snapshot is discarded. Answers as Hardhat does. Served by the mock node only, and only while
-   * its development controls are on (not with `--no-dev`).
+   * every snapshot is discarded; on a fork, back to the fork point. Answers as Hardhat does. Served by
+   * the mock node only, and only while its development controls are on (not with `--no-dev`).
    *
    * JSON-RPC method `hardhat_reset` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
@@ -1136,5 +1244,58 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
       options,
       ERRORS.hardhatLoadState,
     );
+  }
+
+  /**
+   * The node's configuration.
+   *
+   * anvil's NodeInfo (alloy's rpc-types-anvil) from the C-Chain's latest block: its number (hex), time
+   * and hash, the newest network upgrade whose rules the C-Chain applies (`hardFork`), coreth's pool
+   * order (by fees), the block's base fee and gas limit, the chain ID and `eth_gasPrice`; `forkConfig`
+   * names the `--fork-url` source's C-Chain and its fork block (`forkRetryBackoff` null), or is all
+   * null. Served by the mock node only, and only while its development controls are on (not with
+   * `--no-dev`).
+   *
+   * JSON-RPC method `anvil_nodeInfo` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link AnvilNodeInfoResult}).
+   */
+  anvilNodeInfo(options?: CallOptions): Promise<AnvilNodeInfoResult> {
+    return this.request<AnvilNodeInfoResult>('anvil_nodeInfo', [], options, ERRORS.anvilNodeInfo);
+  }
+
+  /**
+   * The node's instance and snapshots.
+   *
+   * anvil's Metadata: `web3_clientVersion`'s answer, the chain ID, an instance ID (32 random bytes, new
+   * after a reset), the C-Chain's latest block, the fork's C-Chain (`--fork-url`) or null, and the
+   * snapshots `evm_snapshot` took that a revert can still use, by ID (decimal), each with the C-Chain
+   * block it was taken at. Served by the mock node only, and only while its development controls are on
+   * (not with `--no-dev`).
+   *
+   * JSON-RPC method `anvil_metadata` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link AnvilMetadataResult}).
+   */
+  anvilMetadata(options?: CallOptions): Promise<AnvilMetadataResult> {
+    return this.request<AnvilMetadataResult>('anvil_metadata', [], options, ERRORS.anvilMetadata);
+  }
+
+  /**
+   * The node's instance.
+   *
+   * Hardhat's metadata (EDR): `web3_clientVersion`'s answer, the chain ID, an instance ID (new after a
+   * reset), the C-Chain's latest block, and `forkedNetwork` only on a fork (`--fork-url`). Served by the
+   * mock node only, and only while its development controls are on (not with `--no-dev`).
+   *
+   * JSON-RPC method `hardhat_metadata` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link HardhatMetadataResult}).
+   */
+  hardhatMetadata(options?: CallOptions): Promise<HardhatMetadataResult> {
+    return this.request<HardhatMetadataResult>('hardhat_metadata', [], options, ERRORS.hardhatMetadata);
   }
 }

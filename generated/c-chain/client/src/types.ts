@@ -322,9 +322,9 @@ export interface AnvilSetCodeParams {
    */
   address: Address;
   /**
-   * The bytecode.
+   * The bytecode: hex bytes, in either case (anvil and Hardhat read either).
    */
-  code: Bytes;
+  code: string;
 }
 
 /**
@@ -341,9 +341,9 @@ export interface HardhatSetCodeParams {
    */
   address: Address;
   /**
-   * The bytecode.
+   * The bytecode: hex bytes, in either case (anvil and Hardhat read either).
    */
-  code: Bytes;
+  code: string;
 }
 
 /**
@@ -466,6 +466,36 @@ export interface HardhatImpersonateAccountParams {
 export type HardhatImpersonateAccountResult = true;
 
 /**
+ * The params of `anvil_autoImpersonateAccount`.
+ */
+export interface AnvilAutoImpersonateAccountParams {
+  /**
+   * On or off.
+   */
+  enabled: boolean;
+}
+
+/**
+ * The result of `anvil_autoImpersonateAccount`.
+ */
+export type AnvilAutoImpersonateAccountResult = null;
+
+/**
+ * The params of `hardhat_autoImpersonateAccount`.
+ */
+export interface HardhatAutoImpersonateAccountParams {
+  /**
+   * On or off.
+   */
+  enabled: boolean;
+}
+
+/**
+ * The result of `hardhat_autoImpersonateAccount`.
+ */
+export type HardhatAutoImpersonateAccountResult = null;
+
+/**
  * The params of `anvil_stopImpersonatingAccount`.
  */
 export interface AnvilStopImpersonatingAccountParams {
@@ -526,13 +556,19 @@ export interface HardhatDropTransactionParams {
 export type HardhatDropTransactionResult = boolean;
 
 /**
+ * The result of `anvil_dropAllTransactions`.
+ */
+export type AnvilDropAllTransactionsResult = null;
+
+/**
  * The params of `anvil_reset`.
  */
 export interface AnvilResetParams {
   /**
    * anvil's and Hardhat's `{ forking: { jsonRpcUrl, blockNumber } }`: the mock forks only at start
-   * (`--fork-url`), so a `jsonRpcUrl` or `blockNumber` is refused (-32602); viem's `reset()` sends
-   * neither.
+   * (`--fork-url`), so these are taken only where they name what it forked, its source (its URL or its
+   * `/ext/bc/C/rpc`) and its C-Chain fork block (or none); any other URL or block, or any on a node that
+   * is no fork, is refused (-32602) with the reason. viem's `reset()` sends neither.
    */
   options?: null | ResetOptions;
 }
@@ -548,8 +584,9 @@ export type AnvilResetResult = null;
 export interface HardhatResetParams {
   /**
    * anvil's and Hardhat's `{ forking: { jsonRpcUrl, blockNumber } }`: the mock forks only at start
-   * (`--fork-url`), so a `jsonRpcUrl` or `blockNumber` is refused (-32602); viem's `reset()` sends
-   * neither.
+   * (`--fork-url`), so these are taken only where they name what it forked, its source (its URL or its
+   * `/ext/bc/C/rpc`) and its C-Chain fork block (or none); any other URL or block, or any on a node that
+   * is no fork, is refused (-32602) with the reason. viem's `reset()` sends neither.
    */
   options?: null | ResetOptions;
 }
@@ -620,6 +657,70 @@ export interface HardhatLoadStateParams {
  * The result of `hardhat_loadState`.
  */
 export type HardhatLoadStateResult = true;
+
+/**
+ * The result of `anvil_nodeInfo`.
+ */
+export interface AnvilNodeInfoResult {
+  currentBlockNumber: string;
+  currentBlockTimestamp: number;
+  currentBlockHash: Hash32;
+  hardFork: string;
+  transactionOrder: "fees";
+  environment: {
+    baseFee: string;
+    chainId: number;
+    gasLimit: string;
+    gasPrice: string;
+  };
+  forkConfig: {
+    forkUrl: string | null;
+    forkBlockNumber: number | null;
+    forkRetryBackoff: null;
+  };
+}
+
+/**
+ * The result of `anvil_metadata`.
+ */
+export interface AnvilMetadataResult {
+  clientVersion: string;
+  chainId: number;
+  instanceId: Hash32;
+  latestBlockNumber: number;
+  latestBlockHash: Hash32;
+  forkedNetwork: {
+    chainId: number;
+    forkBlockNumber: number;
+    forkBlockHash: Hash32;
+  } | null;
+  snapshots: {
+    /**
+     * @minItems 2
+     * @maxItems 2
+     */
+    [k: string]: [
+      number,
+      Hash32
+    ];
+  };
+}
+
+/**
+ * The result of `hardhat_metadata`.
+ */
+export interface HardhatMetadataResult {
+  clientVersion: string;
+  chainId: number;
+  instanceId: Hash32;
+  latestBlockNumber: number;
+  latestBlockHash: Hash32;
+  forkedNetwork?: {
+    chainId: number;
+    forkBlockNumber: number;
+    forkBlockHash: Hash32;
+  };
+}
 
 /**
  * The result of `eth_blockNumber`.

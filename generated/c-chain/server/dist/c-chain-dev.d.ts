@@ -4,6 +4,9 @@ import type { HandlerContext, MethodSpec, RawJson } from './runtime/rpc.js';
 import type {
   AnvilAddBalanceParams,
   AnvilAddBalanceResult,
+  AnvilAutoImpersonateAccountParams,
+  AnvilAutoImpersonateAccountResult,
+  AnvilDropAllTransactionsResult,
   AnvilDropTransactionParams,
   AnvilDropTransactionResult,
   AnvilDumpStateParams,
@@ -15,8 +18,10 @@ import type {
   AnvilIncreaseTimeResult,
   AnvilLoadStateParams,
   AnvilLoadStateResult,
+  AnvilMetadataResult,
   AnvilMineParams,
   AnvilMineResult,
+  AnvilNodeInfoResult,
   AnvilResetParams,
   AnvilResetResult,
   AnvilRevertParams,
@@ -55,6 +60,8 @@ import type {
   EvmSetTimeParams,
   EvmSetTimeResult,
   EvmSnapshotResult,
+  HardhatAutoImpersonateAccountParams,
+  HardhatAutoImpersonateAccountResult,
   HardhatDropTransactionParams,
   HardhatDropTransactionResult,
   HardhatDumpStateParams,
@@ -64,6 +71,7 @@ import type {
   HardhatImpersonateAccountResult,
   HardhatLoadStateParams,
   HardhatLoadStateResult,
+  HardhatMetadataResult,
   HardhatMineParams,
   HardhatMineResult,
   HardhatResetParams,
@@ -389,6 +397,30 @@ export interface CChainDevHandlers {
     context: HandlerContext,
   ): Answer<HardhatImpersonateAccountResult>;
   /**
+   * Send as any account without its key.
+   *
+   * Answers `anvil_autoImpersonateAccount` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  anvilAutoImpersonateAccount(
+    params: AnvilAutoImpersonateAccountParams,
+    context: HandlerContext,
+  ): Answer<AnvilAutoImpersonateAccountResult>;
+  /**
+   * Send as any account without its key.
+   *
+   * Answers `hardhat_autoImpersonateAccount` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  hardhatAutoImpersonateAccount(
+    params: HardhatAutoImpersonateAccountParams,
+    context: HandlerContext,
+  ): Answer<HardhatAutoImpersonateAccountResult>;
+  /**
    * Stop sending as an account.
    *
    * Answers `anvil_stopImpersonatingAccount` at `/ext/bc/C/rpc`.
@@ -433,6 +465,18 @@ export interface CChainDevHandlers {
     params: HardhatDropTransactionParams,
     context: HandlerContext,
   ): Answer<HardhatDropTransactionResult>;
+  /**
+   * Empty the pool.
+   *
+   * Answers `anvil_dropAllTransactions` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  anvilDropAllTransactions(
+    params: Record<string, never>,
+    context: HandlerContext,
+  ): Answer<AnvilDropAllTransactionsResult>;
   /**
    * Back to genesis.
    *
@@ -487,6 +531,33 @@ export interface CChainDevHandlers {
    *          its message) to fail the call.
    */
   hardhatLoadState(params: HardhatLoadStateParams, context: HandlerContext): Answer<HardhatLoadStateResult>;
+  /**
+   * The node's configuration.
+   *
+   * Answers `anvil_nodeInfo` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  anvilNodeInfo(params: Record<string, never>, context: HandlerContext): Answer<AnvilNodeInfoResult>;
+  /**
+   * The node's instance and snapshots.
+   *
+   * Answers `anvil_metadata` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  anvilMetadata(params: Record<string, never>, context: HandlerContext): Answer<AnvilMetadataResult>;
+  /**
+   * The node's instance.
+   *
+   * Answers `hardhat_metadata` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  hardhatMetadata(params: Record<string, never>, context: HandlerContext): Answer<HardhatMetadataResult>;
 }
 /**
  * What the RPC layer knows of each method of C-Chain development controls (anvil and Hardhat): wire

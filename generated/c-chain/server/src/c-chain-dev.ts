@@ -6,6 +6,9 @@ import type { HandlerContext, MethodSpec, RawJson } from './runtime/rpc.js';
 import type {
   AnvilAddBalanceParams,
   AnvilAddBalanceResult,
+  AnvilAutoImpersonateAccountParams,
+  AnvilAutoImpersonateAccountResult,
+  AnvilDropAllTransactionsResult,
   AnvilDropTransactionParams,
   AnvilDropTransactionResult,
   AnvilDumpStateParams,
@@ -17,8 +20,10 @@ import type {
   AnvilIncreaseTimeResult,
   AnvilLoadStateParams,
   AnvilLoadStateResult,
+  AnvilMetadataResult,
   AnvilMineParams,
   AnvilMineResult,
+  AnvilNodeInfoResult,
   AnvilResetParams,
   AnvilResetResult,
   AnvilRevertParams,
@@ -57,6 +62,8 @@ import type {
   EvmSetTimeParams,
   EvmSetTimeResult,
   EvmSnapshotResult,
+  HardhatAutoImpersonateAccountParams,
+  HardhatAutoImpersonateAccountResult,
   HardhatDropTransactionParams,
   HardhatDropTransactionResult,
   HardhatDumpStateParams,
@@ -66,6 +73,7 @@ import type {
   HardhatImpersonateAccountResult,
   HardhatLoadStateParams,
   HardhatLoadStateResult,
+  HardhatMetadataResult,
   HardhatMineParams,
   HardhatMineResult,
   HardhatResetParams,
@@ -395,6 +403,30 @@ export interface CChainDevHandlers {
     context: HandlerContext,
   ): Answer<HardhatImpersonateAccountResult>;
   /**
+   * Send as any account without its key.
+   *
+   * Answers `anvil_autoImpersonateAccount` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  anvilAutoImpersonateAccount(
+    params: AnvilAutoImpersonateAccountParams,
+    context: HandlerContext,
+  ): Answer<AnvilAutoImpersonateAccountResult>;
+  /**
+   * Send as any account without its key.
+   *
+   * Answers `hardhat_autoImpersonateAccount` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  hardhatAutoImpersonateAccount(
+    params: HardhatAutoImpersonateAccountParams,
+    context: HandlerContext,
+  ): Answer<HardhatAutoImpersonateAccountResult>;
+  /**
    * Stop sending as an account.
    *
    * Answers `anvil_stopImpersonatingAccount` at `/ext/bc/C/rpc`.
@@ -439,6 +471,18 @@ export interface CChainDevHandlers {
     params: HardhatDropTransactionParams,
     context: HandlerContext,
   ): Answer<HardhatDropTransactionResult>;
+  /**
+   * Empty the pool.
+   *
+   * Answers `anvil_dropAllTransactions` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  anvilDropAllTransactions(
+    params: Record<string, never>,
+    context: HandlerContext,
+  ): Answer<AnvilDropAllTransactionsResult>;
   /**
    * Back to genesis.
    *
@@ -493,6 +537,33 @@ export interface CChainDevHandlers {
    *          its message) to fail the call.
    */
   hardhatLoadState(params: HardhatLoadStateParams, context: HandlerContext): Answer<HardhatLoadStateResult>;
+  /**
+   * The node's configuration.
+   *
+   * Answers `anvil_nodeInfo` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  anvilNodeInfo(params: Record<string, never>, context: HandlerContext): Answer<AnvilNodeInfoResult>;
+  /**
+   * The node's instance and snapshots.
+   *
+   * Answers `anvil_metadata` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  anvilMetadata(params: Record<string, never>, context: HandlerContext): Answer<AnvilMetadataResult>;
+  /**
+   * The node's instance.
+   *
+   * Answers `hardhat_metadata` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  hardhatMetadata(params: Record<string, never>, context: HandlerContext): Answer<HardhatMetadataResult>;
 }
 
 const validator = methodValidators(cChainDevDocument, validators);
@@ -826,6 +897,26 @@ export const cChainDevMethods: readonly MethodSpec[] = [
     writeResult: validators.writeHardhatImpersonateAccountResult,
   },
   {
+    name: 'anvil_autoImpersonateAccount',
+    handler: 'anvilAutoImpersonateAccount',
+    params: ['enabled'],
+    byName: false,
+    shape: { properties: { ENABLED: { name: 'enabled' } } },
+    validateParams: validator('anvil_autoImpersonateAccount', 'params'),
+    validateResult: validator('anvil_autoImpersonateAccount', 'result'),
+    writeResult: validators.writeAnvilAutoImpersonateAccountResult,
+  },
+  {
+    name: 'hardhat_autoImpersonateAccount',
+    handler: 'hardhatAutoImpersonateAccount',
+    params: ['enabled'],
+    byName: false,
+    shape: { properties: { ENABLED: { name: 'enabled' } } },
+    validateParams: validator('hardhat_autoImpersonateAccount', 'params'),
+    validateResult: validator('hardhat_autoImpersonateAccount', 'result'),
+    writeResult: validators.writeHardhatAutoImpersonateAccountResult,
+  },
+  {
     name: 'anvil_stopImpersonatingAccount',
     handler: 'anvilStopImpersonatingAccount',
     params: ['address'],
@@ -864,6 +955,16 @@ export const cChainDevMethods: readonly MethodSpec[] = [
     validateParams: validator('hardhat_dropTransaction', 'params'),
     validateResult: validator('hardhat_dropTransaction', 'result'),
     writeResult: validators.writeHardhatDropTransactionResult,
+  },
+  {
+    name: 'anvil_dropAllTransactions',
+    handler: 'anvilDropAllTransactions',
+    params: [],
+    byName: false,
+    shape: { properties: {} },
+    validateParams: validator('anvil_dropAllTransactions', 'params'),
+    validateResult: validator('anvil_dropAllTransactions', 'result'),
+    writeResult: validators.writeAnvilDropAllTransactionsResult,
   },
   {
     name: 'anvil_reset',
@@ -924,6 +1025,36 @@ export const cChainDevMethods: readonly MethodSpec[] = [
     validateParams: validator('hardhat_loadState', 'params'),
     validateResult: validator('hardhat_loadState', 'result'),
     writeResult: validators.writeHardhatLoadStateResult,
+  },
+  {
+    name: 'anvil_nodeInfo',
+    handler: 'anvilNodeInfo',
+    params: [],
+    byName: false,
+    shape: { properties: {} },
+    validateParams: validator('anvil_nodeInfo', 'params'),
+    validateResult: validator('anvil_nodeInfo', 'result'),
+    writeResult: validators.writeAnvilNodeInfoResult,
+  },
+  {
+    name: 'anvil_metadata',
+    handler: 'anvilMetadata',
+    params: [],
+    byName: false,
+    shape: { properties: {} },
+    validateParams: validator('anvil_metadata', 'params'),
+    validateResult: validator('anvil_metadata', 'result'),
+    writeResult: validators.writeAnvilMetadataResult,
+  },
+  {
+    name: 'hardhat_metadata',
+    handler: 'hardhatMetadata',
+    params: [],
+    byName: false,
+    shape: { properties: {} },
+    validateParams: validator('hardhat_metadata', 'params'),
+    validateResult: validator('hardhat_metadata', 'result'),
+    writeResult: validators.writeHardhatMetadataResult,
   },
 ];
 

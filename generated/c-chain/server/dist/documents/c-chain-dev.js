@@ -181,8 +181,9 @@ export const cChainDevDocument = {
       "name": "evm_setTime",
       "summary": "Set the clock.",
       "description": "anvil's `evm_setTime`: sets the network's clock as `evm_setNextBlockTimestamp` does (never " +
-        "back) and answers the seconds it moved. Served by the mock node only, and only while its development " +
-        "controls are on (not with `--no-dev`).",
+        "back) and answers the seconds it moved; a time above 1e12 is read as milliseconds, as anvil reads it " +
+        "(Ganache's). Served by the mock node only, and only while its development controls are on (not with " +
+        "`--no-dev`).",
       "params": [{ "$ref": "#/components/contentDescriptors/Timestamp" }],
       "paramStructure": "by-position",
       "result": { "name": "moved", "schema": { "type": "integer", "minimum": 0 } },
@@ -199,8 +200,9 @@ export const cChainDevDocument = {
       "name": "anvil_setTime",
       "summary": "Set the clock.",
       "description": "anvil's `evm_setTime`: sets the network's clock as `evm_setNextBlockTimestamp` does (never " +
-        "back) and answers the seconds it moved. Served by the mock node only, and only while its development " +
-        "controls are on (not with `--no-dev`).",
+        "back) and answers the seconds it moved; a time above 1e12 is read as milliseconds, as anvil reads it " +
+        "(Ganache's). Served by the mock node only, and only while its development controls are on (not with " +
+        "`--no-dev`).",
       "params": [{ "$ref": "#/components/contentDescriptors/Timestamp" }],
       "paramStructure": "by-position",
       "result": { "name": "moved", "schema": { "type": "integer", "minimum": 0 } },
@@ -525,8 +527,10 @@ export const cChainDevDocument = {
       "summary": "Set an account's nonce.",
       "description": "Sets the C-Chain account's nonce (`dev.setNonce`); a nonce below the account's is refused " +
         "(-32000, \"nonce N is below the account's nonce M: the mock's EVM only raises a nonce\"), which anvil would " +
-        "take: the mock's EVM is Hardhat's EDR. Answers as anvil does. Served by the mock node only, and only while " +
-        "its development controls are on (not with `--no-dev`).",
+        "take: the mock's EVM is Hardhat's EDR. With transactions pending it sets the nonce as anvil does (the pool " +
+        "is set aside in the engine and sent back after; one the new nonce makes invalid leaves it). Answers as " +
+        "anvil does. Served by the mock node only, and only while its development controls are on (not with " +
+        "`--no-dev`).",
       "params": [
         { "$ref": "#/components/contentDescriptors/Address" },
         { "$ref": "#/components/contentDescriptors/Nonce" },
@@ -549,9 +553,10 @@ export const cChainDevDocument = {
       "name": "hardhat_setNonce",
       "summary": "Set an account's nonce.",
       "description": "Sets the C-Chain account's nonce (`dev.setNonce`); a nonce below the account's is refused as " +
-        "Hardhat's EDR refuses it (-32000, \"New nonce (N) must not be smaller than the existing nonce (M)\"). " +
-        "Answers as Hardhat does. Served by the mock node only, and only while its development controls are on (not " +
-        "with `--no-dev`).",
+        "Hardhat's EDR refuses it (-32000, \"New nonce (N) must not be smaller than the existing nonce (M)\"), and " +
+        "so is any while transactions are pending (-32000, \"Cannot set account nonce when the transaction pool is " +
+        "not empty\"). Answers as Hardhat does. Served by the mock node only, and only while its development " +
+        "controls are on (not with `--no-dev`).",
       "params": [
         { "$ref": "#/components/contentDescriptors/Address" },
         { "$ref": "#/components/contentDescriptors/Nonce" },
@@ -663,6 +668,46 @@ export const cChainDevDocument = {
       "x-side-effects": "node",
     },
     {
+      "name": "anvil_autoImpersonateAccount",
+      "summary": "Send as any account without its key.",
+      "description": "While on, `eth_sendTransaction` from any address goes unsigned, as from an address named to " +
+        "`anvil_impersonateAccount` (the C-Chain only: X and P transactions are signed bytes, `dev.impersonate` lets " +
+        "them go without signatures); off, only the named ones do. A setting of the node, which snapshots, reverts " +
+        "and resets leave as it is. anvil's own (its `hardhat_` alias answers as it does; Hardhat has none). Served " +
+        "by the mock node only, and only while its development controls are on (not with `--no-dev`).",
+      "params": [{ "$ref": "#/components/contentDescriptors/Enabled" }],
+      "paramStructure": "by-position",
+      "result": { "name": "null", "schema": { "type": "null" } },
+      "examples": [
+        {
+          "name": "autoImpersonateAccount",
+          "params": [{ "name": "enabled", "value": true }],
+          "result": { "name": "null", "value": null },
+        },
+      ],
+      "x-side-effects": "node",
+    },
+    {
+      "name": "hardhat_autoImpersonateAccount",
+      "summary": "Send as any account without its key.",
+      "description": "While on, `eth_sendTransaction` from any address goes unsigned, as from an address named to " +
+        "`anvil_impersonateAccount` (the C-Chain only: X and P transactions are signed bytes, `dev.impersonate` lets " +
+        "them go without signatures); off, only the named ones do. A setting of the node, which snapshots, reverts " +
+        "and resets leave as it is. anvil's own (its `hardhat_` alias answers as it does; Hardhat has none). Served " +
+        "by the mock node only, and only while its development controls are on (not with `--no-dev`).",
+      "params": [{ "$ref": "#/components/contentDescriptors/Enabled" }],
+      "paramStructure": "by-position",
+      "result": { "name": "null", "schema": { "type": "null" } },
+      "examples": [
+        {
+          "name": "autoImpersonateAccount",
+          "params": [{ "name": "enabled", "value": true }],
+          "result": { "name": "null", "value": null },
+        },
+      ],
+      "x-side-effects": "node",
+    },
+    {
       "name": "anvil_stopImpersonatingAccount",
       "summary": "Stop sending as an account.",
       "description": "Undoes `impersonateAccount` (`dev.stopImpersonating`). Answers as anvil does. Served by the " +
@@ -753,11 +798,25 @@ export const cChainDevDocument = {
       "x-side-effects": "node",
     },
     {
+      "name": "anvil_dropAllTransactions",
+      "summary": "Empty the pool.",
+      "description": "Removes every transaction from the C-Chain's pool (automine off, or queued behind a nonce " +
+        "gap), as anvil's does. Served by the mock node only, and only while its development controls are on (not " +
+        "with `--no-dev`).",
+      "params": [],
+      "paramStructure": "by-position",
+      "result": { "name": "null", "schema": { "type": "null" } },
+      "examples": [
+        { "name": "dropAllTransactions", "params": [], "result": { "name": "null", "value": null } },
+      ],
+      "x-side-effects": "node",
+    },
+    {
       "name": "anvil_reset",
       "summary": "Back to genesis.",
       "description": "Puts the whole network (X, P and C) back as it started (`dev.reset`, or the `--state` it " +
-        "loaded); every snapshot is discarded. Answers as anvil does. Served by the mock node only, and only while " +
-        "its development controls are on (not with `--no-dev`).",
+        "loaded); every snapshot is discarded; on a fork, back to the fork point. Answers as anvil does. Served by " +
+        "the mock node only, and only while its development controls are on (not with `--no-dev`).",
       "params": [{ "$ref": "#/components/contentDescriptors/Options" }],
       "paramStructure": "by-position",
       "result": { "name": "null", "schema": { "type": "null" } },
@@ -768,8 +827,8 @@ export const cChainDevDocument = {
       "name": "hardhat_reset",
       "summary": "Back to genesis.",
       "description": "Puts the whole network (X, P and C) back as it started (`dev.reset`, or the `--state` it " +
-        "loaded); every snapshot is discarded. Answers as Hardhat does. Served by the mock node only, and only while " +
-        "its development controls are on (not with `--no-dev`).",
+        "loaded); every snapshot is discarded; on a fork, back to the fork point. Answers as Hardhat does. Served by " +
+        "the mock node only, and only while its development controls are on (not with `--no-dev`).",
       "params": [{ "$ref": "#/components/contentDescriptors/Options" }],
       "paramStructure": "by-position",
       "result": { "name": "success", "schema": { "type": "boolean", "const": true } },
@@ -842,6 +901,219 @@ export const cChainDevDocument = {
       ],
       "x-side-effects": "node",
     },
+    {
+      "name": "anvil_nodeInfo",
+      "summary": "The node's configuration.",
+      "description": "anvil's NodeInfo (alloy's rpc-types-anvil) from the C-Chain's latest block: its number (hex), " +
+        "time and hash, the newest network upgrade whose rules the C-Chain applies (`hardFork`), coreth's pool order " +
+        "(by fees), the block's base fee and gas limit, the chain ID and `eth_gasPrice`; `forkConfig` names the " +
+        "`--fork-url` source's C-Chain and its fork block (`forkRetryBackoff` null), or is all null. Served by the " +
+        "mock node only, and only while its development controls are on (not with `--no-dev`).",
+      "params": [],
+      "paramStructure": "by-position",
+      "result": {
+        "name": "nodeInfo",
+        "schema": {
+          "type": "object",
+          "required": [
+            "currentBlockNumber",
+            "currentBlockTimestamp",
+            "currentBlockHash",
+            "hardFork",
+            "transactionOrder",
+            "environment",
+            "forkConfig",
+          ],
+          "properties": {
+            "currentBlockNumber": { "type": "string", "pattern": "^0x(0|[1-9a-f][0-9a-f]*)$" },
+            "currentBlockTimestamp": { "type": "integer", "minimum": 0 },
+            "currentBlockHash": { "$ref": "#/components/schemas/hash32" },
+            "hardFork": { "type": "string" },
+            "transactionOrder": { "type": "string", "enum": ["fees"] },
+            "environment": {
+              "type": "object",
+              "required": ["baseFee", "chainId", "gasLimit", "gasPrice"],
+              "properties": {
+                "baseFee": { "type": "string", "pattern": "^0x(0|[1-9a-f][0-9a-f]*)$" },
+                "chainId": { "type": "integer", "minimum": 0 },
+                "gasLimit": { "type": "string", "pattern": "^0x(0|[1-9a-f][0-9a-f]*)$" },
+                "gasPrice": { "type": "string", "pattern": "^0x(0|[1-9a-f][0-9a-f]*)$" },
+              },
+            },
+            "forkConfig": {
+              "type": "object",
+              "required": ["forkUrl", "forkBlockNumber", "forkRetryBackoff"],
+              "properties": {
+                "forkUrl": { "type": ["string", "null"] },
+                "forkBlockNumber": {
+                  "oneOf": [{ "type": "integer", "minimum": 0 }, { "type": "null" }],
+                },
+                "forkRetryBackoff": { "type": "null" },
+              },
+            },
+          },
+        },
+      },
+      "examples": [
+        {
+          "name": "nodeInfo",
+          "params": [],
+          "result": {
+            "name": "nodeInfo",
+            "value": {
+              "currentBlockNumber": "0x2",
+              "currentBlockTimestamp": 1700000002,
+              "currentBlockHash": "0xabababababababababababababababababababababababababababababababab",
+              "hardFork": "granite",
+              "transactionOrder": "fees",
+              "environment": {
+                "baseFee": "0x5d21dba00",
+                "chainId": 43112,
+                "gasLimit": "0x7a1200",
+                "gasPrice": "0x5d21dba01",
+              },
+              "forkConfig": { "forkUrl": null, "forkBlockNumber": null, "forkRetryBackoff": null },
+            },
+          },
+        },
+      ],
+      "x-side-effects": "none",
+    },
+    {
+      "name": "anvil_metadata",
+      "summary": "The node's instance and snapshots.",
+      "description": "anvil's Metadata: `web3_clientVersion`'s answer, the chain ID, an instance ID (32 random " +
+        "bytes, new after a reset), the C-Chain's latest block, the fork's C-Chain (`--fork-url`) or null, and the " +
+        "snapshots `evm_snapshot` took that a revert can still use, by ID (decimal), each with the C-Chain block it " +
+        "was taken at. Served by the mock node only, and only while its development controls are on (not with " +
+        "`--no-dev`).",
+      "params": [],
+      "paramStructure": "by-position",
+      "result": {
+        "name": "metadata",
+        "schema": {
+          "type": "object",
+          "required": [
+            "clientVersion",
+            "chainId",
+            "instanceId",
+            "latestBlockNumber",
+            "latestBlockHash",
+            "forkedNetwork",
+            "snapshots",
+          ],
+          "properties": {
+            "clientVersion": { "type": "string" },
+            "chainId": { "type": "integer", "minimum": 0 },
+            "instanceId": { "$ref": "#/components/schemas/hash32" },
+            "latestBlockNumber": { "type": "integer", "minimum": 0 },
+            "latestBlockHash": { "$ref": "#/components/schemas/hash32" },
+            "forkedNetwork": {
+              "oneOf": [
+                {
+                  "type": "object",
+                  "required": ["chainId", "forkBlockNumber", "forkBlockHash"],
+                  "properties": {
+                    "chainId": { "type": "integer", "minimum": 0 },
+                    "forkBlockNumber": { "type": "integer", "minimum": 0 },
+                    "forkBlockHash": { "$ref": "#/components/schemas/hash32" },
+                  },
+                },
+                { "type": "null" },
+              ],
+            },
+            "snapshots": {
+              "type": "object",
+              "additionalProperties": {
+                "type": "array",
+                "minItems": 2,
+                "maxItems": 2,
+                "items": [
+                  { "type": "integer", "minimum": 0 },
+                  { "$ref": "#/components/schemas/hash32" },
+                ],
+              },
+            },
+          },
+        },
+      },
+      "examples": [
+        {
+          "name": "metadata",
+          "params": [],
+          "result": {
+            "name": "metadata",
+            "value": {
+              "clientVersion": "v0.15.4",
+              "chainId": 43112,
+              "instanceId": "0x1212121212121212121212121212121212121212121212121212121212121212",
+              "latestBlockNumber": 2,
+              "latestBlockHash": "0xabababababababababababababababababababababababababababababababab",
+              "forkedNetwork": null,
+              "snapshots": {
+                "1": [2, "0xabababababababababababababababababababababababababababababababab"],
+              },
+            },
+          },
+        },
+      ],
+      "x-side-effects": "none",
+    },
+    {
+      "name": "hardhat_metadata",
+      "summary": "The node's instance.",
+      "description": "Hardhat's metadata (EDR): `web3_clientVersion`'s answer, the chain ID, an instance ID (new " +
+        "after a reset), the C-Chain's latest block, and `forkedNetwork` only on a fork (`--fork-url`). Served by " +
+        "the mock node only, and only while its development controls are on (not with `--no-dev`).",
+      "params": [],
+      "paramStructure": "by-position",
+      "result": {
+        "name": "metadata",
+        "schema": {
+          "type": "object",
+          "required": [
+            "clientVersion",
+            "chainId",
+            "instanceId",
+            "latestBlockNumber",
+            "latestBlockHash",
+          ],
+          "properties": {
+            "clientVersion": { "type": "string" },
+            "chainId": { "type": "integer", "minimum": 0 },
+            "instanceId": { "$ref": "#/components/schemas/hash32" },
+            "latestBlockNumber": { "type": "integer", "minimum": 0 },
+            "latestBlockHash": { "$ref": "#/components/schemas/hash32" },
+            "forkedNetwork": {
+              "type": "object",
+              "required": ["chainId", "forkBlockNumber", "forkBlockHash"],
+              "properties": {
+                "chainId": { "type": "integer", "minimum": 0 },
+                "forkBlockNumber": { "type": "integer", "minimum": 0 },
+                "forkBlockHash": { "$ref": "#/components/schemas/hash32" },
+              },
+            },
+          },
+        },
+      },
+      "examples": [
+        {
+          "name": "metadata",
+          "params": [],
+          "result": {
+            "name": "metadata",
+            "value": {
+              "clientVersion": "v0.15.4",
+              "chainId": 43112,
+              "instanceId": "0x1212121212121212121212121212121212121212121212121212121212121212",
+              "latestBlockNumber": 2,
+              "latestBlockHash": "0xabababababababababababababababababababababababababababababababab",
+            },
+          },
+        },
+      ],
+      "x-side-effects": "none",
+    },
   ],
   "components": {
     "schemas": {
@@ -910,8 +1182,8 @@ export const cChainDevDocument = {
       "Code": {
         "name": "code",
         "required": true,
-        "description": "The bytecode.",
-        "schema": { "$ref": "#/components/schemas/bytes" },
+        "description": "The bytecode: hex bytes, in either case (anvil and Hardhat read either).",
+        "schema": { "type": "string", "pattern": "^0x([0-9a-fA-F]{2})*$" },
       },
       "Enabled": {
         "name": "enabled",
@@ -947,8 +1219,9 @@ export const cChainDevDocument = {
         "name": "options",
         "required": false,
         "description": "anvil's and Hardhat's `{ forking: { jsonRpcUrl, blockNumber } }`: the mock forks only at " +
-          "start (`--fork-url`), so a `jsonRpcUrl` or `blockNumber` is refused (-32602); viem's `reset()` sends " +
-          "neither.",
+          "start (`--fork-url`), so these are taken only where they name what it forked, its source (its URL or its " +
+          "`/ext/bc/C/rpc`) and its C-Chain fork block (or none); any other URL or block, or any on a node that is " +
+          "no fork, is refused (-32602) with the reason. viem's `reset()` sends neither.",
         "schema": { "oneOf": [{ "type": "null" }, { "$ref": "#/components/schemas/ResetOptions" }] },
       },
       "PreserveHistoricalStates": {

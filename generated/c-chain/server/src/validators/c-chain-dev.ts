@@ -195,7 +195,7 @@ export const schemas: Record<string, MethodSchemas> = {
       "type": "object",
       "properties": {
         "address": { "$ref": "#/components/schemas/address" },
-        "code": { "$ref": "#/components/schemas/bytes" },
+        "code": { "type": "string", "pattern": "^0x([0-9a-fA-F]{2})*$" },
       },
       "required": ["address", "code"],
     },
@@ -206,7 +206,7 @@ export const schemas: Record<string, MethodSchemas> = {
       "type": "object",
       "properties": {
         "address": { "$ref": "#/components/schemas/address" },
-        "code": { "$ref": "#/components/schemas/bytes" },
+        "code": { "type": "string", "pattern": "^0x([0-9a-fA-F]{2})*$" },
       },
       "required": ["address", "code"],
     },
@@ -274,6 +274,22 @@ export const schemas: Record<string, MethodSchemas> = {
     },
     "result": { "type": "boolean", "const": true },
   },
+  "anvil_autoImpersonateAccount": {
+    "params": {
+      "type": "object",
+      "properties": { "enabled": { "type": "boolean" } },
+      "required": ["enabled"],
+    },
+    "result": { "type": "null" },
+  },
+  "hardhat_autoImpersonateAccount": {
+    "params": {
+      "type": "object",
+      "properties": { "enabled": { "type": "boolean" } },
+      "required": ["enabled"],
+    },
+    "result": { "type": "null" },
+  },
   "anvil_stopImpersonatingAccount": {
     "params": {
       "type": "object",
@@ -305,6 +321,10 @@ export const schemas: Record<string, MethodSchemas> = {
       "required": ["hash"],
     },
     "result": { "type": "boolean" },
+  },
+  "anvil_dropAllTransactions": {
+    "params": { "type": "object", "properties": {} },
+    "result": { "type": "null" },
   },
   "anvil_reset": {
     "params": {
@@ -358,6 +378,120 @@ export const schemas: Record<string, MethodSchemas> = {
     },
     "result": { "type": "boolean", "const": true },
   },
+  "anvil_nodeInfo": {
+    "params": { "type": "object", "properties": {} },
+    "result": {
+      "type": "object",
+      "required": [
+        "currentBlockNumber",
+        "currentBlockTimestamp",
+        "currentBlockHash",
+        "hardFork",
+        "transactionOrder",
+        "environment",
+        "forkConfig",
+      ],
+      "properties": {
+        "currentBlockNumber": { "type": "string", "pattern": "^0x(0|[1-9a-f][0-9a-f]*)$" },
+        "currentBlockTimestamp": { "type": "integer", "minimum": 0 },
+        "currentBlockHash": { "$ref": "#/components/schemas/hash32" },
+        "hardFork": { "type": "string" },
+        "transactionOrder": { "type": "string", "enum": ["fees"] },
+        "environment": {
+          "type": "object",
+          "required": ["baseFee", "chainId", "gasLimit", "gasPrice"],
+          "properties": {
+            "baseFee": { "type": "string", "pattern": "^0x(0|[1-9a-f][0-9a-f]*)$" },
+            "chainId": { "type": "integer", "minimum": 0 },
+            "gasLimit": { "type": "string", "pattern": "^0x(0|[1-9a-f][0-9a-f]*)$" },
+            "gasPrice": { "type": "string", "pattern": "^0x(0|[1-9a-f][0-9a-f]*)$" },
+          },
+        },
+        "forkConfig": {
+          "type": "object",
+          "required": ["forkUrl", "forkBlockNumber", "forkRetryBackoff"],
+          "properties": {
+            "forkUrl": { "type": ["string", "null"] },
+            "forkBlockNumber": {
+              "oneOf": [{ "type": "integer", "minimum": 0 }, { "type": "null" }],
+            },
+            "forkRetryBackoff": { "type": "null" },
+          },
+        },
+      },
+    },
+  },
+  "anvil_metadata": {
+    "params": { "type": "object", "properties": {} },
+    "result": {
+      "type": "object",
+      "required": [
+        "clientVersion",
+        "chainId",
+        "instanceId",
+        "latestBlockNumber",
+        "latestBlockHash",
+        "forkedNetwork",
+        "snapshots",
+      ],
+      "properties": {
+        "clientVersion": { "type": "string" },
+        "chainId": { "type": "integer", "minimum": 0 },
+        "instanceId": { "$ref": "#/components/schemas/hash32" },
+        "latestBlockNumber": { "type": "integer", "minimum": 0 },
+        "latestBlockHash": { "$ref": "#/components/schemas/hash32" },
+        "forkedNetwork": {
+          "oneOf": [
+            {
+              "type": "object",
+              "required": ["chainId", "forkBlockNumber", "forkBlockHash"],
+              "properties": {
+                "chainId": { "type": "integer", "minimum": 0 },
+                "forkBlockNumber": { "type": "integer", "minimum": 0 },
+                "forkBlockHash": { "$ref": "#/components/schemas/hash32" },
+              },
+            },
+            { "type": "null" },
+          ],
+        },
+        "snapshots": {
+          "type": "object",
+          "additionalProperties": {
+            "type": "array",
+            "minItems": 2,
+            "maxItems": 2,
+            "items": [
+              { "type": "integer", "minimum": 0 },
+              { "$ref": "#/components/schemas/hash32" },
+            ],
+          },
+        },
+      },
+    },
+  },
+  "hardhat_metadata": {
+    "params": { "type": "object", "properties": {} },
+    "result": {
+      "type": "object",
+      "required": ["clientVersion", "chainId", "instanceId", "latestBlockNumber", "latestBlockHash"],
+      "properties": {
+        "clientVersion": { "type": "string" },
+        "chainId": { "type": "integer", "minimum": 0 },
+        "instanceId": { "$ref": "#/components/schemas/hash32" },
+        "latestBlockNumber": { "type": "integer", "minimum": 0 },
+        "latestBlockHash": { "$ref": "#/components/schemas/hash32" },
+        "forkedNetwork": {
+          "type": "object",
+          "required": ["chainId", "forkBlockNumber", "forkBlockHash"],
+          "properties": {
+            "chainId": { "type": "integer", "minimum": 0 },
+            "forkBlockNumber": { "type": "integer", "minimum": 0 },
+            "forkBlockHash": { "$ref": "#/components/schemas/hash32" },
+          },
+        },
+      },
+    },
+  },
 };
 
 /** The components ajv is given other than the document has them: a `__proto__` property as a pattern property. */
@@ -377,6 +511,222 @@ function nullJson(v: any): string | undefined {
   return v === null ? 'null' : undefined;
 }
 function bytesJson(v: any): string | undefined { return stringJson(v); }
+const currentBlockNumberKey = writeString("currentBlockNumber") + ':';
+const currentBlockTimestampKey = writeString("currentBlockTimestamp") + ':';
+const currentBlockHashKey = writeString("currentBlockHash") + ':';
+function hash32Json(v: any): string | undefined { return stringJson(v); }
+const hardForkKey = writeString("hardFork") + ':';
+const transactionOrderKey = writeString("transactionOrder") + ':';
+const environmentKey = writeString("environment") + ':';
+const baseFeeKey = writeString("baseFee") + ':';
+const chainIdKey = writeString("chainId") + ':';
+const gasLimitKey = writeString("gasLimit") + ':';
+const gasPriceKey = writeString("gasPrice") + ':';
+function anvilNodeInfoResultEnvironmentJson(v: any): string | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key: string;
+    let s: string | undefined;
+    switch (k) {
+      case "baseFee": key = baseFeeKey; s = stringJson(x); break;
+      case "chainId": key = chainIdKey; s = numberJson(x); break;
+      case "gasLimit": key = gasLimitKey; s = stringJson(x); break;
+      case "gasPrice": key = gasPriceKey; s = stringJson(x); break;
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = writeScalar(x);
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+const forkConfigKey = writeString("forkConfig") + ':';
+const forkUrlKey = writeString("forkUrl") + ':';
+function stringOrNullJson(v: any): string | undefined {
+  let s: string | undefined;
+  if ((s = stringJson(v)) !== undefined) return s;
+  if ((s = nullJson(v)) !== undefined) return s;
+  return undefined;
+}
+const forkBlockNumberKey = writeString("forkBlockNumber") + ':';
+const forkRetryBackoffKey = writeString("forkRetryBackoff") + ':';
+function anvilNodeInfoResultForkConfigJson(v: any): string | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key: string;
+    let s: string | undefined;
+    switch (k) {
+      case "forkUrl": key = forkUrlKey; s = stringOrNullJson(x); break;
+      case "forkBlockNumber": key = forkBlockNumberKey; s = writeScalar(x); break;
+      case "forkRetryBackoff": key = forkRetryBackoffKey; s = nullJson(x); break;
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = writeScalar(x);
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+function anvilNodeInfoResultJson(v: any): string | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key: string;
+    let s: string | undefined;
+    switch (k) {
+      case "currentBlockNumber": key = currentBlockNumberKey; s = stringJson(x); break;
+      case "currentBlockTimestamp": key = currentBlockTimestampKey; s = numberJson(x); break;
+      case "currentBlockHash": key = currentBlockHashKey; s = hash32Json(x); break;
+      case "hardFork": key = hardForkKey; s = stringJson(x); break;
+      case "transactionOrder": key = transactionOrderKey; s = stringJson(x); break;
+      case "environment": key = environmentKey; s = anvilNodeInfoResultEnvironmentJson(x); break;
+      case "forkConfig": key = forkConfigKey; s = anvilNodeInfoResultForkConfigJson(x); break;
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = writeScalar(x);
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+const clientVersionKey = writeString("clientVersion") + ':';
+const instanceIdKey = writeString("instanceId") + ':';
+const latestBlockNumberKey = writeString("latestBlockNumber") + ':';
+const latestBlockHashKey = writeString("latestBlockHash") + ':';
+const forkedNetworkKey = writeString("forkedNetwork") + ':';
+const snapshotsKey = writeString("snapshots") + ':';
+function anyListJson(v: any): string | undefined {
+  if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
+  let out = '[';
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    const s = x === undefined ? 'null' : writeScalar(x);
+    if (s === undefined) return undefined;
+    out += i === 0 ? s : ',' + s;
+  }
+  return out + ']';
+}
+function anvilMetadataResultSnapshotsJson(v: any): string | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key: string;
+    let s: string | undefined;
+    switch (k) {
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = anyListJson(x);
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+function anvilMetadataResultJson(v: any): string | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key: string;
+    let s: string | undefined;
+    switch (k) {
+      case "clientVersion": key = clientVersionKey; s = stringJson(x); break;
+      case "chainId": key = chainIdKey; s = numberJson(x); break;
+      case "instanceId": key = instanceIdKey; s = hash32Json(x); break;
+      case "latestBlockNumber": key = latestBlockNumberKey; s = numberJson(x); break;
+      case "latestBlockHash": key = latestBlockHashKey; s = hash32Json(x); break;
+      case "forkedNetwork": key = forkedNetworkKey; s = writeScalar(x); break;
+      case "snapshots": key = snapshotsKey; s = anvilMetadataResultSnapshotsJson(x); break;
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = writeScalar(x);
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+const forkBlockHashKey = writeString("forkBlockHash") + ':';
+function hardhatMetadataResultForkedNetworkJson(v: any): string | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key: string;
+    let s: string | undefined;
+    switch (k) {
+      case "chainId": key = chainIdKey; s = numberJson(x); break;
+      case "forkBlockNumber": key = forkBlockNumberKey; s = numberJson(x); break;
+      case "forkBlockHash": key = forkBlockHashKey; s = hash32Json(x); break;
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = writeScalar(x);
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
+function hardhatMetadataResultJson(v: any): string | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let out = '{';
+  for (const k in v) {
+    const x = v[k];
+    if (x === undefined) continue;
+    let key: string;
+    let s: string | undefined;
+    switch (k) {
+      case "clientVersion": key = clientVersionKey; s = stringJson(x); break;
+      case "chainId": key = chainIdKey; s = numberJson(x); break;
+      case "instanceId": key = instanceIdKey; s = hash32Json(x); break;
+      case "latestBlockNumber": key = latestBlockNumberKey; s = numberJson(x); break;
+      case "latestBlockHash": key = latestBlockHashKey; s = hash32Json(x); break;
+      case "forkedNetwork": key = forkedNetworkKey; s = hardhatMetadataResultForkedNetworkJson(x); break;
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = writeScalar(x);
+    }
+    if (s === undefined) return undefined;
+    out += out.length === 1 ? key + s : ',' + key + s;
+  }
+  return out + '}';
+}
 export const writeEvmSnapshotResult = uintJson;
 export const writeAnvilSnapshotResult = uintJson;
 export const writeEvmRevertResult = booleanJson;
@@ -407,13 +757,19 @@ export const writeAnvilSetStorageAtResult = booleanJson;
 export const writeHardhatSetStorageAtResult = booleanJson;
 export const writeAnvilImpersonateAccountResult = nullJson;
 export const writeHardhatImpersonateAccountResult = booleanJson;
+export const writeAnvilAutoImpersonateAccountResult = nullJson;
+export const writeHardhatAutoImpersonateAccountResult = nullJson;
 export const writeAnvilStopImpersonatingAccountResult = nullJson;
 export const writeHardhatStopImpersonatingAccountResult = booleanJson;
 export const writeAnvilDropTransactionResult = writeScalar;
 export const writeHardhatDropTransactionResult = booleanJson;
+export const writeAnvilDropAllTransactionsResult = nullJson;
 export const writeAnvilResetResult = nullJson;
 export const writeHardhatResetResult = booleanJson;
 export const writeAnvilDumpStateResult = bytesJson;
 export const writeHardhatDumpStateResult = bytesJson;
 export const writeAnvilLoadStateResult = booleanJson;
 export const writeHardhatLoadStateResult = booleanJson;
+export const writeAnvilNodeInfoResult = anvilNodeInfoResultJson;
+export const writeAnvilMetadataResult = anvilMetadataResultJson;
+export const writeHardhatMetadataResult = hardhatMetadataResultJson;
