@@ -122,6 +122,29 @@ describe('the mock package', () => {
     expect((await callRpc(`${url}/ext/bc/X`, 'avm.getHeight')).result.height).toMatch(/^\d+$/);
   });
 
+  it('exports at run time every value its index.d.ts declares', () => {
+    const declared = [
+      ...readFileSync(join(pkg, 'index.d.ts'), 'utf8').matchAll(
+        /^export (?:declare )?(?:async )?(?:function|class|const) (\w+)/gm,
+      ),
+    ]
+      .map((m) => m[1]!)
+      .filter((name, i, all) => all.indexOf(name) === i)
+      .sort();
+    const program = `import * as mock from '@avalanche-openrpc/mock'; console.log(JSON.stringify(Object.keys(mock).sort()));`;
+    const exported = execFileSync(process.execPath, ['--input-type=module', '-e', program], {
+      cwd: consumer,
+      encoding: 'utf8',
+    });
+    expect(declared).toEqual(expect.arrayContaining(['loadFixture', 'startMockNode', 'Wallet']));
+    expect(JSON.parse(exported)).toEqual(declared);
+  });
+
+  it('the bin names itself in its usage', () => {
+    const help = execFileSync(join(consumer, 'node_modules/.bin/avalanche-mock'), ['--help'], { encoding: 'utf8' });
+    expect(help).toMatch(/^Usage: avalanche-mock \[options\]\n/);
+  });
+
   it('the bin starts a fuji node, whose genesis holders the package carries', async () => {
     const url = await listening(spawnBin(['--port', '0', '--network', 'fuji', '--accounts', '1', '--quiet']));
     expect((await callRpc(`${url}/ext/info`, 'info.getNetworkID')).result.networkID).toBe('5');
