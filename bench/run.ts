@@ -9,9 +9,13 @@ const names = readdirSync(import.meta.dirname)
   .filter((f) => f.endsWith('.bench.ts'))
   .map((f) => f.replace('.bench.ts', ''))
   .sort();
+const listed = names
+  .join(', ')
+  .replace(/(.{1,90})(?:, |$)/g, '                $1,\n')
+  .slice(0, -2);
 const USAGE = `Usage: npm run bench [-- <name>...]
   <name>        run only this bench (repeatable; default: all), one of:
-${names.join(', ').replace(/(.{1,90})(?:, |$)/g, '                $1,\n').slice(0, -2)}
+${listed}
   --help, -h    this text
 Figures and what they justify: bench/README.md. Some benches read environment variables documented there.`;
 
