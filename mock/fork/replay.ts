@@ -127,7 +127,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const replay = await startReplay(readRecording(first));
     console.log(`replaying ${first} at ${replay.url} (npm run mock -- --fork-url ${replay.url})`);
   } else {
-    const usage = `usage: npm run fork-source -- record <node URL> <file> | serve <file>
+    const usage = `Usage: npm run fork-source -- record <node URL> <file> | serve <file>
   record <node URL> <file>  a proxy on 127.0.0.1 to the node that keeps each first answer; Ctrl-C writes <file>
   serve <file>              answer on 127.0.0.1 only what <file> holds (HTTP 404 for anything else)
   --help, -h                this text`;
