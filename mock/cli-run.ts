@@ -66,9 +66,11 @@ const FLAGS: Record<keyof StartOptions, string> = {
 /** How the user ran it: `npm run mock --` in the repository, `avalanche-mock` from the package (bin.ts). */
 let command = 'npm run mock --';
 const usage = () => `Usage: ${command} [options]${OPTIONS}`;
+/** The name an error starts with: `mock: ...` in the repository, `avalanche-mock: ...` from the package. */
+const errorPrefix = () => (command.startsWith('npm run ') ? 'mock' : command);
 
 function fail(message: string): never {
-  return exitWithUsage('mock', usage(), message);
+  return exitWithUsage(errorPrefix(), usage(), message);
 }
 
 function flag(value: string | undefined, name: string): boolean | undefined {
@@ -117,7 +119,7 @@ function forkOf(values: Record<string, unknown>, number: (value: string | undefi
 export async function runCli(argv: string[], commandName = 'npm run mock --'): Promise<void> {
   command = commandName;
   const values = parseCli(
-    'mock',
+    errorPrefix(),
     usage(),
     {
       port: { type: 'string' },

@@ -4,7 +4,7 @@
  * with the `avalanche-mock` bin. Its own files read like the generated packages' (no line over 120 columns); the
  * minified bundles of the mock and its libraries (dist/*.cjs) are for Node to start from, not for reading.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -140,9 +140,12 @@ describe('the mock package', () => {
     expect(JSON.parse(exported)).toEqual(declared);
   });
 
-  it('the bin names itself in its usage', () => {
-    const help = execFileSync(join(consumer, 'node_modules/.bin/avalanche-mock'), ['--help'], { encoding: 'utf8' });
-    expect(help).toMatch(/^Usage: avalanche-mock \[options\]\n/);
+  it('the bin names itself in its usage and its errors', () => {
+    const bin = join(consumer, 'node_modules/.bin/avalanche-mock');
+    expect(execFileSync(bin, ['--help'], { encoding: 'utf8' })).toMatch(/^Usage: avalanche-mock \[options\]\n/);
+    const refused = spawnSync(bin, ['--port', 'x'], { encoding: 'utf8' });
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/^avalanche-mock: --port must be a port number, not "x"\n\nUsage: avalanche-mock /);
   });
 
   it('the bin starts a fuji node, whose genesis holders the package carries', async () => {
