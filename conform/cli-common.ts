@@ -56,10 +56,13 @@ export function parseCli<O extends Options>(
   return values;
 }
 
-/** Fails unless `value`, when given, names a release the way `--node-version` takes it. */
-export function optionalNodeVersion(value: string | undefined, fail: (message: string) => never): string | undefined {
-  if (value !== undefined && !VERSION_PATTERN.test(value))
-    fail(`--node-version must look like v1.12.1, not "${value}"`);
+/** Fails unless `value`, when given, names a release the way `--node-version` (or `flag`) takes it. */
+export function optionalNodeVersion(
+  value: string | undefined,
+  fail: (message: string) => never,
+  flag = '--node-version',
+): string | undefined {
+  if (value !== undefined && !VERSION_PATTERN.test(value)) fail(`${flag} must look like v1.12.1, not "${value}"`);
   return value;
 }
 

@@ -11,7 +11,7 @@ import { NotANodeError, runConformance } from './runner.ts';
 import { exitWithUsage, forTerminal, optionalNodeVersion, parseCli, requireHttpUrl } from './cli-common.ts';
 import { loadValidator } from './validate.ts';
 
-const USAGE = `usage: npm run conform -- --url <base URL, e.g. http://127.0.0.1:9650> [options]
+const USAGE = `Usage: npm run conform -- --url <base URL, e.g. http://127.0.0.1:9650> [options]
   --spec <path>            endpoint document or folder of them, as the generator takes it (repeatable; default: the
                            toolkit's openrpc/). Without the avalanche profile, --url is the JSON-RPC URL itself
   --methods <regex>        only methods whose wire name matches, e.g. '^platform\\.get'

@@ -22,16 +22,38 @@ export function formatReport(report: ConformReport): string {
       : ['Profile: plain JSON-RPC 2.0 (the spec does not opt into the avalanche profile); examples used as given']),
     '',
   ];
-  const width = Math.max('METHOD'.length, ...report.results.map((r) => r.method.length)) + 2;
-  lines.push(`${'METHOD'.padEnd(width)}RESULT  DETAIL`);
-  for (const result of report.results) {
-    const [first = '', ...rest] = detailLines(result);
-    lines.push(`${result.method.padEnd(width)}${result.status.padEnd(8)}${first}`);
-    for (const line of rest) lines.push(`${''.padEnd(width + 8)}${line}`);
-  }
+  const isCoherence = (r: MethodResult) => r.method.startsWith('coherence:');
+  lines.push(
+    ...table(
+      'METHOD',
+      report.results.filter((r) => !isCoherence(r)),
+    ),
+  );
+  const coherence = report.results.filter(isCoherence);
+  if (coherence.length > 0) lines.push('', ...table('COHERENCE', coherence, 'coherence: '.length));
   const { PASS, FAIL, SKIP } = report.totals;
   lines.push('', `${PASS} PASS, ${FAIL} FAIL, ${SKIP} SKIP`);
+  for (const [reason, n] of skipReasons(report.results)) lines.push(`  ${String(n).padStart(4)} skipped: ${reason}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** One table, its first column as wide as its own longest name (a long coherence row does not widen the methods'). */
+function table(heading: string, results: MethodResult[], cut = 0): string[] {
+  const width = Math.max(heading.length, ...results.map((r) => r.method.length - cut)) + 2;
+  const lines = [`${heading.padEnd(width)}RESULT  DETAIL`];
+  for (const result of results) {
+    const [first = '', ...rest] = detailLines(result);
+    lines.push(`${result.method.slice(cut).padEnd(width)}${result.status.padEnd(8)}${first}`);
+    for (const line of rest) lines.push(`${''.padEnd(width + 8)}${line}`);
+  }
+  return lines;
+}
+
+/** The skipped rows' reasons, counted, most frequent first. */
+function skipReasons(results: MethodResult[]): Array<[string, number]> {
+  const reasons = new Map<string, number>();
+  for (const r of results) if (r.status === 'SKIP') reasons.set(r.reason ?? '', (reasons.get(r.reason ?? '') ?? 0) + 1);
+  return [...reasons].sort((a, b) => b[1] - a[1]);
 }
 
 function detailLines(result: MethodResult): string[] {
@@ -71,8 +93,7 @@ function summarise(checks: CheckResult[]): string {
 export function nothingChecked(report: ConformReport): string | undefined {
   if (report.totals.PASS + report.totals.FAIL > 0) return undefined;
   if (report.results.length === 0) return 'nothing was checked: no method was selected';
-  const reasons = new Map<string, number>();
-  for (const r of report.results) reasons.set(r.reason ?? '', (reasons.get(r.reason ?? '') ?? 0) + 1);
-  const counted = [...reasons].sort((a, b) => b[1] - a[1]).map(([reason, n]) => `${n} × ${reason}`);
-  return `nothing was checked: all ${report.results.length} selected methods were skipped (${counted.join('; ')})`;
+  return `nothing was checked: all ${report.results.length} selected methods were skipped (${skipReasons(report.results)
+    .map(([reason, n]) => `${n} × ${reason}`)
+    .join('; ')})`;
 }

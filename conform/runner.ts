@@ -179,7 +179,7 @@ export async function runConformance(options: ConformOptions): Promise<ConformRe
     // A method that needs no params can be called without an example.
     if (examples.length === 0 && !method.params.some((p) => p.required))
       examples.push({ name: 'without params', kind: 'example', params: {} });
-    if (examples.length === 0) return skip('no usable params (the spec gives no example)');
+    if (examples.length === 0) return skip('no usable params (the spec has no example that matches its own schemas)');
     const valid = examples[0]!.params;
     const profile = wireProfile(entry);
     const invalid = invalidCases(model.schemas, method, valid, (params) => {

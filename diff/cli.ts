@@ -28,6 +28,7 @@ const OPTIONS = {
   json: { type: 'string' },
   'fail-on': { type: 'string' },
 } as const;
+const OLDEST_DESCRIBED = 'v1.9.0';
 // The two specs are the arguments that are not flags.
 const positionals: string[] = [];
 const values = parseCli('diff', USAGE, OPTIONS, { positionals });
@@ -42,15 +43,20 @@ let newer: Revision;
 let labels: [string, string];
 try {
   if (values.from || values.to) {
-    const from = optionalNodeVersion(values.from, fail) ?? fail('--from needs --to');
-    const to = optionalNodeVersion(values.to, fail) ?? fail('--to needs --from');
+    const from = optionalNodeVersion(values.from, fail, '--from') ?? fail('--from needs --to');
+    const to = optionalNodeVersion(values.to, fail, '--to') ?? fail('--to needs --from');
     if (positionals.length > 0) fail('give either two specs or --from/--to, not both');
     const model = loadRevision(values.spec ?? 'openrpc');
     // A release past the newest the spec describes would compare as that newest one, and report "no changes".
     const newest = namedReleases(model).at(-1) ?? newestSpecVersion(model);
-    for (const release of [from, to])
+    // Nor does it describe releases before v1.9.0 (a method served since then carries no `since`: openrpc/README.md).
+    const oldest = namedReleases(model).length > 0 ? OLDEST_DESCRIBED : undefined;
+    for (const release of [from, to]) {
       if (compareVersions(release, newest) > 0)
         fail(`the spec describes releases up to ${newest}; it says nothing of ${release}`);
+      if (oldest && compareVersions(release, oldest) < 0)
+        fail(`the spec describes releases from ${oldest}; it says nothing of ${release}`);
+    }
     [older, newer, labels] = [{ model, version: from }, { model, version: to }, [from, to]];
   } else {
     if (positionals.length !== 2) fail('give two specs to compare, or --from and --to');

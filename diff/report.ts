@@ -40,6 +40,9 @@ export function textReport(from: string, to: string, changes: Change[]): string 
   const s = summary(changes);
   const line = (counts: Record<string, number>) =>
     `${counts.breaking} breaking, ${counts['possibly-breaking']} possibly breaking, ${counts.compatible} compatible`;
-  lines.push('', `${s.changes} changes. Clients: ${line(s.clients)}. Implementers: ${line(s.implementers)}.`);
+  lines.push(
+    '',
+    `${s.changes} change${s.changes === 1 ? '' : 's'}. Clients: ${line(s.clients)}. Implementers: ${line(s.implementers)}.`,
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -124,7 +124,7 @@ const common: GenerateOptions = {
   check: values.check,
 };
 // Without --spec and --out, the project's own spec sets, each into its own packages (pipeline.ts, PROJECT_SPECS).
-const projectRuns = PROJECT_SPECS.map((set) => ({ ...common, ...set }));
+const projectRuns = PROJECT_SPECS.map((set) => ({ ...set, ...common }));
 const runs: GenerateOptions[] =
   values.spec || values.out
     ? [{ ...common, ...(values.spec ? { spec: values.spec } : {}), ...(values.out ? { out: values.out } : {}) }]

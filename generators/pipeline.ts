@@ -46,9 +46,10 @@ export { specFiles };
  * profile), and the C-Chain's EVM API (`openrpc/c-chain/`: plain OpenRPC, ethereum/execution-apis' document and
  * coreth's additions), whose names (`Address`, `Block`) mean other things than the Avalanche APIs' do.
  */
-export const PROJECT_SPECS: Array<{ spec: string; out: string }> = [
+export const PROJECT_SPECS: Array<{ spec: string; out: string; packageName?: string }> = [
   { spec: 'openrpc', out: DEFAULT_OUT },
-  { spec: 'openrpc/c-chain', out: join(DEFAULT_OUT, 'c-chain') },
+  // Named after the project, not after its first document's title ("C-Chain development controls ...").
+  { spec: 'openrpc/c-chain', out: join(DEFAULT_OUT, 'c-chain'), packageName: '@avalanche-openrpc/c-chain' },
 ];
 
 /** npm's rule for a package name: lower case, URL-safe, optionally scoped. */

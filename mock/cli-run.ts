@@ -13,10 +13,10 @@ import { cChainIDOf } from './cchain/genesis.ts';
 import { mockModel } from './spec.ts';
 import { type Resolved, type StartOptions, resolveOptions, startWithOptions } from './start-options.ts';
 
-const USAGE = `Usage: npm run mock -- [options]
+const OPTIONS = `
   --port <n>                      port to listen on (default 9650; 0 picks a free one)
   --network <name>                local, fuji or mainnet: that network's IDs, HRP and genesis (default local)
-  --accounts <n>                  funded keys to create, 2,500 AVAX each on X and on P (default 10)
+  --accounts <n>                  funded keys to create, 2,500 AVAX each on X, P and C (default 10)
   --seed <text>                   seed of the funded keys and of Fuji's and Mainnet's synthetic stakers
   --utxos-per-account <n>         UTXOs each account's funds are split into, per chain (default 1)
   --block-time <ms>               build a block from the pooled transactions every <ms>, on X, P and C (default:
@@ -63,8 +63,14 @@ const FLAGS: Record<keyof StartOptions, string> = {
   log: '--quiet',
 };
 
+/** How the user ran it: `npm run mock --` in the repository, `avalanche-mock` from the package (bin.ts). */
+let command = 'npm run mock --';
+const usage = () => `Usage: ${command} [options]${OPTIONS}`;
+/** The name an error starts with: `mock: ...` in the repository, `avalanche-mock: ...` from the package. */
+const errorPrefix = () => (command.startsWith('npm run ') ? 'mock' : command);
+
 function fail(message: string): never {
-  return exitWithUsage('mock', USAGE, message);
+  return exitWithUsage(errorPrefix(), usage(), message);
 }
 
 function flag(value: string | undefined, name: string): boolean | undefined {
@@ -98,7 +104,7 @@ function forkOf(values: Record<string, unknown>, number: (value: string | undefi
   const noCache = values['no-fork-cache'] === true;
   if (url === undefined) {
     if (height !== undefined || cacheDir !== undefined || noCache)
-      fail('--fork-height and --fork-cache-dir need --fork-url');
+      fail('--fork-height, --fork-cache-dir and --no-fork-cache need --fork-url');
     return undefined;
   }
   if (cacheDir !== undefined && noCache) fail('--fork-cache-dir and --no-fork-cache exclude each other');
@@ -110,10 +116,11 @@ function forkOf(values: Record<string, unknown>, number: (value: string | undefi
 }
 
 /** Parses the flags, starts the node and prints where it listens; exits on bad flags. */
-export async function runCli(argv: string[]): Promise<void> {
+export async function runCli(argv: string[], commandName = 'npm run mock --'): Promise<void> {
+  command = commandName;
   const values = parseCli(
-    'mock',
-    USAGE,
+    errorPrefix(),
+    usage(),
     {
       port: { type: 'string' },
       host: { type: 'string' },

@@ -13,7 +13,7 @@ const USAGE = `Usage: npm run docs -- [options]
   --port <n>     port to listen on (default 8080; 0 picks a free one)
   --host <addr>  address to listen on (default 127.0.0.1)
   --dir <path>   a docs site's folder to serve (default: generated/, its docs/ and c-chain/docs/ sites)
-  --help         this text`;
+  --help, -h     this text`;
 
 function fail(message: string): never {
   console.error(message);
@@ -27,7 +27,7 @@ try {
       port: { type: 'string' },
       host: { type: 'string' },
       dir: { type: 'string' },
-      help: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
     },
   }));
 } catch (error) {
@@ -50,7 +50,7 @@ if (!existsSync(join(dir, site, 'index.html')))
   fail(`no docs site in ${dir} (index.html is missing): run \`npm run generate\` first`);
 
 try {
-  const { url, close } = await startStaticServer({ root: dir, host, port });
+  const { url, close } = await startStaticServer({ root: dir, host, port, ...(site ? { home: `/${site}` } : {}) });
   console.log(`Docs at ${url}${site} (serving ${dir}; Ctrl+C to stop)`);
   const stop = () => void close().then(() => process.exit(0));
   process.once('SIGINT', stop);

@@ -29,6 +29,8 @@ export interface StaticServerOptions {
   host?: string;
   /** 0 picks a free port. */
   port?: number;
+  /** Where `/` sends the browser when the root has no index.html of its own (`/docs/` when serving generated/). */
+  home?: string;
 }
 
 function send(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
@@ -60,7 +62,12 @@ function resolveRequest(root: string, url: string): { path: string; file: string
   return file === root || file.startsWith(root + sep) ? { path, file } : undefined;
 }
 
-async function handle(root: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function handle(
+  root: string,
+  home: string | undefined,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
   if (request.method !== 'GET' && request.method !== 'HEAD')
     return send(response, 405, 'Method Not Allowed', { allow: 'GET, HEAD' });
   const target = resolveRequest(root, request.url ?? '/');
@@ -75,6 +82,7 @@ async function handle(root: string, request: IncomingMessage, response: ServerRe
     }
     file = join(file, 'index.html');
     info = await stat(file).catch(() => undefined);
+    if (!info && home && target.path === '/') return send(response, 302, 'Found', { location: home });
   }
   if (!info?.isFile()) return send(response, 404, 'Not Found');
   response.writeHead(200, {
@@ -93,10 +101,11 @@ export async function startStaticServer({
   root,
   host = '127.0.0.1',
   port = 0,
+  home,
 }: StaticServerOptions): Promise<StaticServer> {
   const folder = resolve(root);
   const server = createServer((request, response) => {
-    handle(folder, request, response).catch(() => {
+    handle(folder, home, request, response).catch(() => {
       if (!response.headersSent) send(response, 500, 'Internal Server Error');
       else response.destroy();
     });

@@ -127,7 +127,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const replay = await startReplay(readRecording(first));
     console.log(`replaying ${first} at ${replay.url} (npm run mock -- --fork-url ${replay.url})`);
   } else {
-    console.error('usage: npm run fork-source -- record <node URL> <file> | serve <file>');
-    process.exit(2);
+    const usage = `Usage: npm run fork-source -- record <node URL> <file> | serve <file>
+  record <node URL> <file>  a proxy on 127.0.0.1 to the node that keeps each first answer; Ctrl-C writes <file>
+  serve <file>              answer on 127.0.0.1 only what <file> holds (HTTP 404 for anything else)
+  --help, -h                this text`;
+    const help = command === '--help' || command === '-h';
+    (help ? console.log : console.error)(usage);
+    process.exit(help ? 0 : 2);
   }
 }

@@ -2,12 +2,14 @@
  * `npm run build:mock -- <dir>`: the mock node as an installable package in <dir> (default dist/mock), like the
  * client and server packages: `avalanche-mock` (the same flags as `npm run mock`) and `startMockNode` for test
  * suites. esbuild bundles it into plain JavaScript, avalanchejs and the spec's documents included, so the package
- * has no dependencies and starts without compiling any TypeScript: dist/core.cjs, the whole mock, which the two
- * entry points (dist/bin.js, dist/index.js) load through dist/load.js (./load.ts). The default folder is git-ignored.
+ * depends only on the native modules it cannot bundle (EDR, secp256k1) and starts without compiling any TypeScript:
+ * dist/core.cjs, the whole mock, which the two entry points (dist/bin.js, dist/index.js) load through dist/load.js
+ * (./load.ts). The default folder is git-ignored.
  */
 import { cpSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { type Plugin, build } from 'esbuild';
+import { exitWithUsage, parseCli } from '../../conform/cli-common.ts';
 import { writeModelFile } from '../model-cache.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -230,8 +232,15 @@ function listing(dir: string, base = dir): string[] {
   });
 }
 
+const USAGE = `Usage: npm run build:mock -- [<dir>]
+  <dir>         the folder to build the package in (default dist/mock, git-ignored)
+  --help, -h    this text`;
+
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  const outDir = resolve(process.argv[2] ?? join(ROOT, 'dist/mock'));
+  const dirs: string[] = [];
+  parseCli('build:mock', USAGE, {}, { positionals: dirs });
+  if (dirs.length > 1) exitWithUsage('build:mock', USAGE, `one folder, not ${dirs.length}`);
+  const outDir = resolve(dirs[0] ?? join(ROOT, 'dist/mock'));
   await buildMockPackage(outDir);
   console.log(`built @avalanche-openrpc/mock in ${relative(process.cwd(), outDir) || '.'}:`);
   for (const line of listing(outDir)) console.log(line);

@@ -3,4 +3,4 @@
  * cache: the library's startMockNode and the bin's command line.
  */
 export { runCli } from '../cli-run.ts';
-export { startMockNode } from './index.ts';
+export { loadFixture, startMockNode, Wallet } from './index.ts';

@@ -1,4 +1,4 @@
-/** The package's entry point: startMockNode from the bundle ./load.ts loads (./index.ts documents it). */
+/** The package's entry point: what ./index.ts exports, from the bundle ./load.ts loads (public.d.ts types it). */
 import { loadCore } from './load.ts';
 
-export const { startMockNode } = loadCore();
+export const { loadFixture, startMockNode, Wallet } = loadCore();

@@ -11,12 +11,6 @@ import { SpecValidator } from '../../conform/validate.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { proxy } from '../support/rpc.ts';
 
-/**
- * What the mock does not answer yet: EDR has no eth_getBlockReceipts, and eth_getChainConfig is not among coreth's
- * own methods the mock answers (mock/cchain/rpc.ts corethMethods).
- */
-const NOT_IN_MOCK = /^(?!eth_getBlockReceipts$)/;
-
 let node: RunningMockNode;
 let validator: SpecValidator;
 let rpcUrl: string;
@@ -36,11 +30,18 @@ const failures = (report: ConformReport) =>
 
 describe('conform --spec openrpc/c-chain', () => {
   it("passes the mock's C-Chain: results valid, invalid params refused", { timeout: 120_000 }, async () => {
-    const report = await runConformance({ url: rpcUrl, validator, methods: NOT_IN_MOCK });
+    const report = await runConformance({ url: rpcUrl, validator });
     expect(failures(report)).toEqual([]);
     expect(report.nodeVersion).toBeUndefined();
     const passed = statuses(report);
-    for (const method of ['eth_chainId', 'eth_getBalance', 'eth_getLogs', 'eth_baseFee', 'eth_getBlockByNumber'])
+    for (const method of [
+      'eth_chainId',
+      'eth_getBalance',
+      'eth_getLogs',
+      'eth_baseFee',
+      'eth_getBlockByNumber',
+      'eth_getBlockReceipts',
+    ])
       expect(passed[method]).toBe('PASS');
     // Writes (sends, filters) are not called without --include-writes.
     expect(passed.eth_sendRawTransaction).toBe('SKIP');
@@ -64,7 +65,7 @@ describe('conform --spec openrpc/c-chain', () => {
       eth_getTransactionCount: () => ({ result: '0x0' }),
     });
     try {
-      const report = await runConformance({ url: wrong.url, validator, methods: NOT_IN_MOCK });
+      const report = await runConformance({ url: wrong.url, validator });
       expect(new Set(failures(report))).toEqual(
         new Set([
           'eth_blockNumber | example | type',

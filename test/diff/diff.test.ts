@@ -143,6 +143,22 @@ describe('npm run diff', () => {
     expect(unnamed.stderr).toContain('the spec describes releases up to v1.15.0-fuji; it says nothing of v9.9.9');
   });
 
+  it('exits 0 on a change that breaks no one, and names the flag of a malformed or undescribed release', async () => {
+    const dir = join(FIXTURES, 'method-deprecated');
+    const deprecated = await cli(join(dir, 'old.json'), join(dir, 'new.json'));
+    expect(deprecated.code).toBe(0);
+    expect(deprecated.stdout).toContain('\n1 change. Clients: 0 breaking');
+    const malformed = await cli('--from', 'v1.12.1', '--to', '1.14.2');
+    expect([malformed.code, malformed.stderr.split('\n')[0]]).toEqual([
+      2,
+      'diff: --to must look like v1.12.1, not "1.14.2"',
+    ]);
+    // The spec names no release before v1.9.0: "No changes" there would be a guess.
+    const early = await cli('--from', 'v1.8.0', '--to', 'v1.9.8');
+    expect(early.code).toBe(2);
+    expect(early.stderr).toContain('the spec describes releases from v1.9.0; it says nothing of v1.8.0');
+  });
+
   it('compares up to a pre-release the spec names, and no further', async () => {
     // ACP-236's fields arrive in v1.15.0-fuji; v1.15.0 itself is past what the spec describes.
     const fuji = await cli('--from', 'v1.14.2', '--to', 'v1.15.0-fuji');

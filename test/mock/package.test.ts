@@ -4,7 +4,7 @@
  * with the `avalanche-mock` bin. Its own files read like the generated packages' (no line over 120 columns); the
  * minified bundles of the mock and its libraries (dist/*.cjs) are for Node to start from, not for reading.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,6 +120,32 @@ describe('the mock package', () => {
   it('the avalanche-mock bin prints its URL and answers there', async () => {
     const url = await listening(spawnBin(['--port', '0', '--accounts', '1', '--quiet']));
     expect((await callRpc(`${url}/ext/bc/X`, 'avm.getHeight')).result.height).toMatch(/^\d+$/);
+  });
+
+  it('exports at run time every value its index.d.ts declares', () => {
+    const declared = [
+      ...readFileSync(join(pkg, 'index.d.ts'), 'utf8').matchAll(
+        /^export (?:declare )?(?:async )?(?:function|class|const) (\w+)/gm,
+      ),
+    ]
+      .map((m) => m[1]!)
+      .filter((name, i, all) => all.indexOf(name) === i)
+      .sort();
+    const program = `import * as mock from '@avalanche-openrpc/mock'; console.log(JSON.stringify(Object.keys(mock).sort()));`;
+    const exported = execFileSync(process.execPath, ['--input-type=module', '-e', program], {
+      cwd: consumer,
+      encoding: 'utf8',
+    });
+    expect(declared).toEqual(expect.arrayContaining(['loadFixture', 'startMockNode', 'Wallet']));
+    expect(JSON.parse(exported)).toEqual(declared);
+  });
+
+  it('the bin names itself in its usage and its errors', () => {
+    const bin = join(consumer, 'node_modules/.bin/avalanche-mock');
+    expect(execFileSync(bin, ['--help'], { encoding: 'utf8' })).toMatch(/^Usage: avalanche-mock \[options\]\n/);
+    const refused = spawnSync(bin, ['--port', 'x'], { encoding: 'utf8' });
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/^avalanche-mock: --port must be a port number, not "x"\n\nUsage: avalanche-mock /);
   });
 
   it('the bin starts a fuji node, whose genesis holders the package carries', async () => {
