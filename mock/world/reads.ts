@@ -269,14 +269,23 @@ export function utxoPage(world: World, chain: UtxoChain, params: Params) {
   const seen = new Set<string>();
   let lastOwner = startOwner;
   let lastKey = startKey;
-  const list = (owner: string) =>
-    source === ownID ? world.utxosOf(chain, owner) : world.atomicUtxosOf(ownID, source, owner);
+  const atomic = source !== ownID;
   outer: for (const owner of owners) {
     if (owner < startOwner) continue;
     const from = owner === startOwner ? startKey : '';
     lastOwner = owner;
-    for (const utxo of list(owner)) {
-      if (from && utxo.key <= from) continue;
+    let list: readonly Utxo[];
+    if (atomic) {
+      // Shared memory (chains/atomic/state.go getKeys) reads a list from the start key itself when the list holds it,
+      // else from its head, and ends at the last key that list gave, or the start key (none past the start address).
+      list = world.atomicUtxosOf(ownID, source, owner);
+      list = list.slice(Math.max(0, list.findIndex((utxo) => utxo.key === from)));
+      lastKey = from;
+    } else {
+      // A chain's own index (avax.GetPaginatedUTXOs) reads after the start ID, and ends at the last ID it read.
+      list = world.utxosOf(chain, owner).filter((utxo) => !from || utxo.key > from);
+    }
+    for (const utxo of list) {
       lastKey = utxo.key;
       if (seen.has(utxo.key)) continue;
       seen.add(utxo.key);
