@@ -276,10 +276,11 @@ export function utxoPage(world: World, chain: UtxoChain, params: Params) {
     lastOwner = owner;
     let list: readonly Utxo[];
     if (atomic) {
-      // Shared memory (chains/atomic/state.go getKeys) reads a list from the start key itself when the list holds it,
-      // else from its head, and ends at the last key that list gave, or the start key (none past the start address).
-      list = world.atomicUtxosOf(ownID, source, owner);
-      list = list.slice(Math.max(0, list.findIndex((utxo) => utxo.key === from)));
+      // Shared memory (chains/atomic/state.go getKeys) reads a list from the start key itself when the list holds
+      // it, else from its head; it ends at the last key the list gave, or the start key (none past the start address).
+      const all = world.atomicUtxosOf(ownID, source, owner);
+      const at = from ? all.findIndex((utxo) => utxo.key === from) : -1;
+      list = at < 0 ? all : all.slice(at);
       lastKey = from;
     } else {
       // A chain's own index (avax.GetPaginatedUTXOs) reads after the start ID, and ends at the last ID it read.

@@ -19,8 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => node?.close());
 
-const amounts = (utxos: { output: unknown }[]) =>
-  utxos.map((u) => (u.output as { amount(): bigint }).amount() / AVAX);
+const amounts = (utxos: { output: unknown }[]) => utxos.map((u) => (u.output as { amount(): bigint }).amount() / AVAX);
 
 describe('atomic UTXO pages', () => {
   it('lists a C address’s UTXOs newest first; the next page starts at endIndex itself', async () => {
