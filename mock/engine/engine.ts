@@ -19,7 +19,7 @@ import { verifyL1Tx } from './l1.ts';
 import { unknownToRelease } from './upgrades.ts';
 import { consumeGas, metered, nextBlockFeeState, txGas } from './fee-state.ts';
 
-/** The mempool's drop cache: an LRU of 64 refused tx IDs (vms/platformvm/txs/mempool droppedTxIDsCacheSize). */
+/** The mempools' drop caches: LRUs of 64 refused tx IDs (droppedTxIDsCacheSize, vms/txs/mempool and platformvm's). */
 const DROPPED_KEPT = 64;
 /** What service.go and the gossip mempool put before VerifyTx's error; the drop cache keeps the error alone. */
 const VERIFY_HEAD = "couldn't issue tx: failed verification: ";
@@ -64,8 +64,16 @@ export class Engine {
    */
   private pooled: Record<UtxoChain, PoolIndex> = { X: emptyIndex(), P: emptyIndex() };
   private timer: NodeJS.Timeout | undefined;
-  /** Refused tx IDs, oldest first (a Set keeps insertion order: deleting and adding again makes one the newest). */
-  private readonly droppedIDs = new Set<string>();
+  /**
+   * Refused P-Chain tx IDs, oldest first (a Map keeps insertion order: deleting and adding again makes one the
+   * newest), each with the impersonated addresses when it was refused: `dev.impersonate` since voids the refusal.
+   */
+  private readonly droppedIDs = new Map<string, string>();
+  /**
+   * The X-Chain's refusals by tx ID, oldest first, alike: its drop cache keeps the reasons, which no status answers
+   * (a refused X tx is Unknown), so the engine keeps them itself, journaled so a revert forgets what it undid.
+   */
+  private readonly droppedX = new Map<string, { reason: string; impersonating: string }>();
   /** Each chain's pool budget in bytes (the node's 64 MiB; lowered by tests). */
   mempoolBytes = MEMPOOL_BYTES;
   /** Each accepted transaction in a block of its own, at once. */
@@ -110,8 +118,8 @@ export class Engine {
   }
 
   /**
-   * The transaction's ID once pooled (or when already pooled); the node's refusal otherwise. On the P-Chain, as its
-   * gossip mempool's Add: one refused lately is refused again with its drop reason, unverified.
+   * The transaction's ID once pooled (or when already pooled); the node's refusal otherwise. As the chains' gossip
+   * mempools' Add (since v1.10): one refused lately is refused again with its drop reason, unverified.
    */
   issue(chain: UtxoChain, bytes: Uint8Array): string {
     let decoded: DecodedTx;
@@ -128,11 +136,19 @@ export class Engine {
     // The mempool's ErrDuplicateTx: the chain's issueTxFromRPC (the builder's AddUnverifiedTx before v1.11) takes a
     // tx already pooled as added.
     if (pooled.ids.has(decoded.id)) return decoded.id;
-    const dropped = chain === 'P' && this.droppedIDs.has(decoded.id) ? this.world.txs.get(decoded.id) : undefined;
-    if (dropped?.status === 'Dropped' && dropped.reason !== undefined) {
+    const impersonating = [...this.world.impersonated].join();
+    const droppedX = chain === 'X' ? this.droppedX.get(decoded.id) : undefined;
+    if (droppedX?.impersonating === impersonating) {
       // The LRU's Get makes it the newest.
+      this.droppedX.delete(decoded.id);
+      this.droppedX.set(decoded.id, droppedX);
+      throw new Refusal(droppedX.reason);
+    }
+    const dropped =
+      chain === 'P' && this.droppedIDs.get(decoded.id) === impersonating ? this.world.txs.get(decoded.id) : undefined;
+    if (dropped?.status === 'Dropped' && dropped.reason !== undefined) {
       this.droppedIDs.delete(decoded.id);
-      this.droppedIDs.add(decoded.id);
+      this.droppedIDs.set(decoded.id, impersonating);
       throw new Refusal(`couldn't issue tx: ${dropped.reason}`);
     }
     let effects: Effects;
@@ -168,6 +184,7 @@ export class Engine {
     for (const key of inputs) pooled.inputs.add(key);
     // An added tx is no longer a dropped one (the mempool evicts it from its drop cache).
     this.droppedIDs.delete(decoded.id);
+    this.droppedX.delete(decoded.id);
     if (this.automine) this.mine(chain, 1, false);
     return decoded.id;
   }
@@ -187,22 +204,38 @@ export class Engine {
   }
 
   /**
-   * Remembers why a transaction the chain never accepted was refused: `platform.getTxStatus` answers Dropped with it.
-   * A pooled one (Processing) refused when its block is built is dropped too; the X-Chain keeps no drop reasons.
+   * Remembers why a transaction the chain never accepted was refused: `platform.getTxStatus` answers Dropped with it,
+   * and an issue of it again answers it on either chain. A pooled one (Processing) refused when its block is built is
+   * dropped too.
    */
   private drop(chain: UtxoChain, decoded: DecodedTx, reason: string): void {
     const known = this.world.txs.get(decoded.id);
-    if (chain === 'X' && known?.status === 'Processing') this.world.txs.delete(decoded.id);
-    if (chain !== 'P' || (known && known.status !== 'Dropped' && known.status !== 'Processing')) return;
+    if (chain === 'X') {
+      if (known?.status === 'Processing') this.world.txs.delete(decoded.id);
+      this.dropX(decoded.id, reason);
+      return;
+    }
+    if (known && known.status !== 'Dropped' && known.status !== 'Processing') return;
     this.world.txs.set(decoded.id, { id: decoded.id, chain, bytes: decoded.bytes, status: 'Dropped', reason });
     // Like the mempool's drop cache (an LRU), only the latest refusals are remembered; one refused again is the newest.
     this.droppedIDs.delete(decoded.id);
-    this.droppedIDs.add(decoded.id);
+    this.droppedIDs.set(decoded.id, [...this.world.impersonated].join());
     if (this.droppedIDs.size > DROPPED_KEPT) {
-      const oldest = this.droppedIDs.values().next().value!;
+      const oldest = this.droppedIDs.keys().next().value!;
       this.droppedIDs.delete(oldest);
       if (this.world.txs.get(oldest)?.status === 'Dropped') this.world.txs.delete(oldest);
     }
+  }
+
+  private dropX(id: string, reason: string): void {
+    const before = this.droppedX.get(id);
+    this.droppedX.delete(id);
+    this.droppedX.set(id, { reason, impersonating: [...this.world.impersonated].join() });
+    if (this.droppedX.size > DROPPED_KEPT) this.droppedX.delete(this.droppedX.keys().next().value!);
+    this.world.journal.record(() => {
+      if (before === undefined) this.droppedX.delete(id);
+      else this.droppedX.set(id, before);
+    });
   }
 
   /** Builds `count` blocks from the pool; with `allowEmpty` false, stops at an empty pool (automine, the interval). */
@@ -242,7 +275,7 @@ export class Engine {
   dryRun(chain: UtxoChain, bytes: Uint8Array): { pooled?: { decoded: DecodedTx; effects: Effects }; refusal?: Error } {
     const mark = this.world.snapshot();
     const pools = this.savePools();
-    const dropped = [...this.droppedIDs];
+    const dropped = new Map(this.droppedIDs);
     const automine = this.automine;
     this.automine = false;
     try {
@@ -258,7 +291,7 @@ export class Engine {
       this.world.revert(mark);
       this.restorePools(pools);
       this.droppedIDs.clear();
-      for (const id of dropped) this.droppedIDs.add(id);
+      for (const [id, impersonating] of dropped) this.droppedIDs.set(id, impersonating);
       this.automine = automine;
     }
   }
@@ -274,7 +307,9 @@ export class Engine {
    * the length it had then.
    */
   restorePools(saved?: SavedPools): void {
-    for (const id of this.droppedIDs) if (this.world.txs.get(id)?.status !== 'Dropped') this.droppedIDs.delete(id);
+    for (const id of this.droppedIDs.keys())
+      if (this.world.txs.get(id)?.status !== 'Dropped') this.droppedIDs.delete(id);
+    if (!saved) this.droppedX.clear();
     this.pools = saved ? copyPools(saved.pools) : { X: [], P: [] };
     this.pooled = saved
       ? { X: copyIndex(saved.pooled.X), P: copyIndex(saved.pooled.P) }
