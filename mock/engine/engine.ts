@@ -18,9 +18,8 @@ import { verifyX } from './x.ts';
 import { verifyL1Tx } from './l1.ts';
 import { unknownToRelease } from './upgrades.ts';
 import { consumeGas, metered, nextBlockFeeState, txGas } from './fee-state.ts';
+import { DroppedTxs } from './dropped.ts';
 
-/** The mempools' drop caches: LRUs of 64 refused tx IDs (droppedTxIDsCacheSize, vms/txs/mempool and platformvm's). */
-const DROPPED_KEPT = 64;
 /** What service.go and the gossip mempool put before VerifyTx's error; the drop cache keeps the error alone. */
 const VERIFY_HEAD = "couldn't issue tx: failed verification: ";
 const reasonOf = (message: string) => (message.startsWith(VERIFY_HEAD) ? message.slice(VERIFY_HEAD.length) : message);
@@ -64,16 +63,8 @@ export class Engine {
    */
   private pooled: Record<UtxoChain, PoolIndex> = { X: emptyIndex(), P: emptyIndex() };
   private timer: NodeJS.Timeout | undefined;
-  /**
-   * Refused P-Chain tx IDs, oldest first (a Map keeps insertion order: deleting and adding again makes one the
-   * newest), each with the impersonated addresses when it was refused: `dev.impersonate` since voids the refusal.
-   */
-  private readonly droppedIDs = new Map<string, string>();
-  /**
-   * The X-Chain's refusals by tx ID, oldest first, alike: its drop cache keeps the reasons, which no status answers
-   * (a refused X tx is Unknown), so the engine keeps them itself, journaled so a revert forgets what it undid.
-   */
-  private readonly droppedX = new Map<string, { reason: string; impersonating: string }>();
+  /** The drop caches: why each chain refused its latest refused txs. */
+  private readonly dropped = new DroppedTxs();
   /** Each chain's pool budget in bytes (the node's 64 MiB; lowered by tests). */
   mempoolBytes = MEMPOOL_BYTES;
   /** Each accepted transaction in a block of its own, at once. */
@@ -136,21 +127,8 @@ export class Engine {
     // The mempool's ErrDuplicateTx: the chain's issueTxFromRPC (the builder's AddUnverifiedTx before v1.11) takes a
     // tx already pooled as added.
     if (pooled.ids.has(decoded.id)) return decoded.id;
-    const impersonating = [...this.world.impersonated].join();
-    const droppedX = chain === 'X' ? this.droppedX.get(decoded.id) : undefined;
-    if (droppedX?.impersonating === impersonating) {
-      // The LRU's Get makes it the newest.
-      this.droppedX.delete(decoded.id);
-      this.droppedX.set(decoded.id, droppedX);
-      throw new Refusal(droppedX.reason);
-    }
-    const dropped =
-      chain === 'P' && this.droppedIDs.get(decoded.id) === impersonating ? this.world.txs.get(decoded.id) : undefined;
-    if (dropped?.status === 'Dropped' && dropped.reason !== undefined) {
-      this.droppedIDs.delete(decoded.id);
-      this.droppedIDs.set(decoded.id, impersonating);
-      throw new Refusal(`couldn't issue tx: ${dropped.reason}`);
-    }
+    const refusal = this.dropped.refusalOf(this.world, chain, decoded.id);
+    if (refusal) throw refusal;
     let effects: Effects;
     try {
       effects = this.verify(chain, decoded);
@@ -183,8 +161,7 @@ export class Engine {
     pooled.ids.add(decoded.id);
     for (const key of inputs) pooled.inputs.add(key);
     // An added tx is no longer a dropped one (the mempool evicts it from its drop cache).
-    this.droppedIDs.delete(decoded.id);
-    this.droppedX.delete(decoded.id);
+    this.dropped.evict(decoded.id);
     if (this.automine) this.mine(chain, 1, false);
     return decoded.id;
   }
@@ -203,39 +180,8 @@ export class Engine {
       : verifyP(this.world, decoded, (w, d) => verifyStaking(w, d) ?? verifySubnetTx(w, d) ?? verifyL1Tx(w, d));
   }
 
-  /**
-   * Remembers why a transaction the chain never accepted was refused: `platform.getTxStatus` answers Dropped with it,
-   * and an issue of it again answers it on either chain. A pooled one (Processing) refused when its block is built is
-   * dropped too.
-   */
   private drop(chain: UtxoChain, decoded: DecodedTx, reason: string): void {
-    const known = this.world.txs.get(decoded.id);
-    if (chain === 'X') {
-      if (known?.status === 'Processing') this.world.txs.delete(decoded.id);
-      this.dropX(decoded.id, reason);
-      return;
-    }
-    if (known && known.status !== 'Dropped' && known.status !== 'Processing') return;
-    this.world.txs.set(decoded.id, { id: decoded.id, chain, bytes: decoded.bytes, status: 'Dropped', reason });
-    // Like the mempool's drop cache (an LRU), only the latest refusals are remembered; one refused again is the newest.
-    this.droppedIDs.delete(decoded.id);
-    this.droppedIDs.set(decoded.id, [...this.world.impersonated].join());
-    if (this.droppedIDs.size > DROPPED_KEPT) {
-      const oldest = this.droppedIDs.keys().next().value!;
-      this.droppedIDs.delete(oldest);
-      if (this.world.txs.get(oldest)?.status === 'Dropped') this.world.txs.delete(oldest);
-    }
-  }
-
-  private dropX(id: string, reason: string): void {
-    const before = this.droppedX.get(id);
-    this.droppedX.delete(id);
-    this.droppedX.set(id, { reason, impersonating: [...this.world.impersonated].join() });
-    if (this.droppedX.size > DROPPED_KEPT) this.droppedX.delete(this.droppedX.keys().next().value!);
-    this.world.journal.record(() => {
-      if (before === undefined) this.droppedX.delete(id);
-      else this.droppedX.set(id, before);
-    });
+    this.dropped.drop(this.world, chain, decoded, reason);
   }
 
   /** Builds `count` blocks from the pool; with `allowEmpty` false, stops at an empty pool (automine, the interval). */
@@ -275,7 +221,7 @@ export class Engine {
   dryRun(chain: UtxoChain, bytes: Uint8Array): { pooled?: { decoded: DecodedTx; effects: Effects }; refusal?: Error } {
     const mark = this.world.snapshot();
     const pools = this.savePools();
-    const dropped = new Map(this.droppedIDs);
+    const dropped = this.dropped.save();
     const automine = this.automine;
     this.automine = false;
     try {
@@ -290,8 +236,7 @@ export class Engine {
     } finally {
       this.world.revert(mark);
       this.restorePools(pools);
-      this.droppedIDs.clear();
-      for (const [id, impersonating] of dropped) this.droppedIDs.set(id, impersonating);
+      this.dropped.restore(dropped);
       this.automine = automine;
     }
   }
@@ -307,9 +252,7 @@ export class Engine {
    * the length it had then.
    */
   restorePools(saved?: SavedPools): void {
-    for (const id of this.droppedIDs.keys())
-      if (this.world.txs.get(id)?.status !== 'Dropped') this.droppedIDs.delete(id);
-    if (!saved) this.droppedX.clear();
+    this.dropped.prune(this.world, saved !== undefined);
     this.pools = saved ? copyPools(saved.pools) : { X: [], P: [] };
     this.pooled = saved
       ? { X: copyIndex(saved.pooled.X), P: copyIndex(saved.pooled.P) }
