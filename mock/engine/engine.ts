@@ -18,9 +18,8 @@ import { verifyX } from './x.ts';
 import { verifyL1Tx } from './l1.ts';
 import { unknownToRelease } from './upgrades.ts';
 import { consumeGas, metered, nextBlockFeeState, txGas } from './fee-state.ts';
+import { DroppedTxs } from './dropped.ts';
 
-/** The mempool's drop cache: an LRU of 64 refused tx IDs (vms/platformvm/txs/mempool droppedTxIDsCacheSize). */
-const DROPPED_KEPT = 64;
 /** What service.go and the gossip mempool put before VerifyTx's error; the drop cache keeps the error alone. */
 const VERIFY_HEAD = "couldn't issue tx: failed verification: ";
 const reasonOf = (message: string) => (message.startsWith(VERIFY_HEAD) ? message.slice(VERIFY_HEAD.length) : message);
@@ -64,8 +63,8 @@ export class Engine {
    */
   private pooled: Record<UtxoChain, PoolIndex> = { X: emptyIndex(), P: emptyIndex() };
   private timer: NodeJS.Timeout | undefined;
-  /** Refused tx IDs, oldest first (a Set keeps insertion order: deleting and adding again makes one the newest). */
-  private readonly droppedIDs = new Set<string>();
+  /** The drop caches: why each chain refused its latest refused txs. */
+  private readonly dropped = new DroppedTxs();
   /** Each chain's pool budget in bytes (the node's 64 MiB; lowered by tests). */
   mempoolBytes = MEMPOOL_BYTES;
   /** Each accepted transaction in a block of its own, at once. */
@@ -110,8 +109,8 @@ export class Engine {
   }
 
   /**
-   * The transaction's ID once pooled (or when already pooled); the node's refusal otherwise. On the P-Chain, as its
-   * gossip mempool's Add: one refused lately is refused again with its drop reason, unverified.
+   * The transaction's ID once pooled (or when already pooled); the node's refusal otherwise. As the chains' gossip
+   * mempools' Add (since v1.10): one refused lately is refused again with its drop reason, unverified.
    */
   issue(chain: UtxoChain, bytes: Uint8Array): string {
     let decoded: DecodedTx;
@@ -128,13 +127,8 @@ export class Engine {
     // The mempool's ErrDuplicateTx: the chain's issueTxFromRPC (the builder's AddUnverifiedTx before v1.11) takes a
     // tx already pooled as added.
     if (pooled.ids.has(decoded.id)) return decoded.id;
-    const dropped = chain === 'P' && this.droppedIDs.has(decoded.id) ? this.world.txs.get(decoded.id) : undefined;
-    if (dropped?.status === 'Dropped' && dropped.reason !== undefined) {
-      // The LRU's Get makes it the newest.
-      this.droppedIDs.delete(decoded.id);
-      this.droppedIDs.add(decoded.id);
-      throw new Refusal(`couldn't issue tx: ${dropped.reason}`);
-    }
+    const refusal = this.dropped.refusalOf(this.world, chain, decoded.id);
+    if (refusal) throw refusal;
     let effects: Effects;
     try {
       effects = this.verify(chain, decoded);
@@ -167,7 +161,7 @@ export class Engine {
     pooled.ids.add(decoded.id);
     for (const key of inputs) pooled.inputs.add(key);
     // An added tx is no longer a dropped one (the mempool evicts it from its drop cache).
-    this.droppedIDs.delete(decoded.id);
+    this.dropped.evict(decoded.id);
     if (this.automine) this.mine(chain, 1, false);
     return decoded.id;
   }
@@ -186,23 +180,8 @@ export class Engine {
       : verifyP(this.world, decoded, (w, d) => verifyStaking(w, d) ?? verifySubnetTx(w, d) ?? verifyL1Tx(w, d));
   }
 
-  /**
-   * Remembers why a transaction the chain never accepted was refused: `platform.getTxStatus` answers Dropped with it.
-   * A pooled one (Processing) refused when its block is built is dropped too; the X-Chain keeps no drop reasons.
-   */
   private drop(chain: UtxoChain, decoded: DecodedTx, reason: string): void {
-    const known = this.world.txs.get(decoded.id);
-    if (chain === 'X' && known?.status === 'Processing') this.world.txs.delete(decoded.id);
-    if (chain !== 'P' || (known && known.status !== 'Dropped' && known.status !== 'Processing')) return;
-    this.world.txs.set(decoded.id, { id: decoded.id, chain, bytes: decoded.bytes, status: 'Dropped', reason });
-    // Like the mempool's drop cache (an LRU), only the latest refusals are remembered; one refused again is the newest.
-    this.droppedIDs.delete(decoded.id);
-    this.droppedIDs.add(decoded.id);
-    if (this.droppedIDs.size > DROPPED_KEPT) {
-      const oldest = this.droppedIDs.values().next().value!;
-      this.droppedIDs.delete(oldest);
-      if (this.world.txs.get(oldest)?.status === 'Dropped') this.world.txs.delete(oldest);
-    }
+    this.dropped.drop(this.world, chain, decoded, reason);
   }
 
   /** Builds `count` blocks from the pool; with `allowEmpty` false, stops at an empty pool (automine, the interval). */
@@ -242,7 +221,7 @@ export class Engine {
   dryRun(chain: UtxoChain, bytes: Uint8Array): { pooled?: { decoded: DecodedTx; effects: Effects }; refusal?: Error } {
     const mark = this.world.snapshot();
     const pools = this.savePools();
-    const dropped = [...this.droppedIDs];
+    const dropped = this.dropped.save();
     const automine = this.automine;
     this.automine = false;
     try {
@@ -257,8 +236,7 @@ export class Engine {
     } finally {
       this.world.revert(mark);
       this.restorePools(pools);
-      this.droppedIDs.clear();
-      for (const id of dropped) this.droppedIDs.add(id);
+      this.dropped.restore(dropped);
       this.automine = automine;
     }
   }
@@ -274,7 +252,7 @@ export class Engine {
    * the length it had then.
    */
   restorePools(saved?: SavedPools): void {
-    for (const id of this.droppedIDs) if (this.world.txs.get(id)?.status !== 'Dropped') this.droppedIDs.delete(id);
+    this.dropped.prune(this.world, saved !== undefined);
     this.pools = saved ? copyPools(saved.pools) : { X: [], P: [] };
     this.pooled = saved
       ? { X: copyIndex(saved.pooled.X), P: copyIndex(saved.pooled.P) }

@@ -124,7 +124,8 @@ export class SharedMemory {
     const later = await this.laterExports(sourceChain, [...new Set(utxos.map((u) => u.txID))]);
     const destinationChain = this.world.chainIDs[chain];
     this.unjournaled(() => {
-      for (const utxo of utxos) {
+      // The source lists an address's shared memory newest first; put oldest first, so the mock lists them alike.
+      for (const utxo of [...utxos].reverse()) {
         const key = atomicKey(destinationChain, utxo.key);
         if (later.has(utxo.txID) || this.taken.has(key)) continue;
         this.taken.add(key);

@@ -269,14 +269,24 @@ export function utxoPage(world: World, chain: UtxoChain, params: Params) {
   const seen = new Set<string>();
   let lastOwner = startOwner;
   let lastKey = startKey;
-  const list = (owner: string) =>
-    source === ownID ? world.utxosOf(chain, owner) : world.atomicUtxosOf(ownID, source, owner);
+  const atomic = source !== ownID;
   outer: for (const owner of owners) {
     if (owner < startOwner) continue;
     const from = owner === startOwner ? startKey : '';
     lastOwner = owner;
-    for (const utxo of list(owner)) {
-      if (from && utxo.key <= from) continue;
+    let list: readonly Utxo[];
+    if (atomic) {
+      // Shared memory (chains/atomic/state.go getKeys) reads a list from the start key itself when the list holds
+      // it, else from its head; it ends at the last key the list gave, or the start key (none past the start address).
+      const all = world.atomicUtxosOf(ownID, source, owner);
+      const at = from ? all.findIndex((utxo) => utxo.key === from) : -1;
+      list = at < 0 ? all : all.slice(at);
+      lastKey = from;
+    } else {
+      // A chain's own index (avax.GetPaginatedUTXOs) reads after the start ID, and ends at the last ID it read.
+      list = world.utxosOf(chain, owner).filter((utxo) => !from || utxo.key > from);
+    }
+    for (const utxo of list) {
       lastKey = utxo.key;
       if (seen.has(utxo.key)) continue;
       seen.add(utxo.key);

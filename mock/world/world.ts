@@ -50,6 +50,15 @@ export interface FundedKey {
 export class OwnerIndex<U extends Utxo = Utxo> {
   private readonly byOwner = new Map<string, Map<string, U>>();
   private readonly sorted = new Map<string, U[]>();
+  /**
+   * Whether `of` lists newest first: shared memory keeps each address's keys in a linked list whose head is the last
+   * put (chains/atomic/state.go SetValue, database/linkeddb Put), where a chain's own UTXO index is ordered by ID.
+   */
+  private readonly newestFirst: boolean;
+
+  constructor(newestFirst = false) {
+    this.newestFirst = newestFirst;
+  }
 
   change(before: U | undefined, after: U | undefined): void {
     if (before) {
@@ -70,13 +79,15 @@ export class OwnerIndex<U extends Utxo = Utxo> {
     }
   }
 
-  /** The owner's UTXOs sorted by ID bytes. */
+  /** The owner's UTXOs sorted by ID bytes, or newest first. */
   of(owner: string): readonly U[] {
     let list = this.sorted.get(owner);
     if (!list) {
       const set = this.byOwner.get(owner);
       if (!set) return [];
-      list = [...set.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      list = this.newestFirst
+        ? [...set.values()].reverse()
+        : [...set.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
       this.sorted.set(owner, list);
     }
     return list;
@@ -135,7 +146,7 @@ export class World {
     const u = (after ?? before)!;
     const key = `${u.destinationChain}:${u.sourceChain}`;
     let index = this.atomicOwned.get(key);
-    if (!index) this.atomicOwned.set(key, (index = new OwnerIndex()));
+    if (!index) this.atomicOwned.set(key, (index = new OwnerIndex(true)));
     index.change(before, after);
   });
   readonly txs = new Table<string, Tx>(this.journal);

@@ -22,6 +22,7 @@ beforeAll(async () => {
   await source.wallet(1).exportTo('X', 'P', 5n * AVAX);
   await source.wallet(2).exportTo('X', 'P', 4n * AVAX);
   await source.wallet(1).exportTo('X', 'C', 6n * AVAX);
+  await source.wallet(1).exportTo('X', 'C', 7n * AVAX);
   fork = await startMockNode({ accounts: 1, seed: 'atomic fork', fork: { url: source.url, cacheDir: false } });
 });
 afterAll(async () => {
@@ -59,14 +60,15 @@ describe("a fork's shared memory", () => {
     expect(await exported(fork.url, key.p)).toEqual([]);
   });
 
-  it('lists and imports on C what X exported to the C-Chain, as the source holds it', async () => {
+  it('lists and imports on C what X exported to the C-Chain, as the source holds it and in its order', async () => {
     const key = source.keys[1]!;
     const cAddress = `C-${key.x.slice(2)}`;
     const onC = async (url: string) =>
       (await new CAvaxClient({ baseUrl: url }).getUTXOs({ addresses: [cAddress], sourceChain: 'X', encoding: 'hex' }))
         .utxos;
     const atSource = await onC(source.url);
-    expect(atSource).toHaveLength(1);
+    expect(atSource).toHaveLength(2);
+    // In the source's order: shared memory lists an address's UTXOs newest first.
     expect(await onC(fork.url)).toEqual(atSource);
     const balance = async () =>
       BigInt(
