@@ -5,7 +5,6 @@
 import { isConnected, uptimeFrom } from './uptime.ts';
 import { createHash } from 'node:crypto';
 import { gasPrice } from './fees.ts';
-import { writeGoJson } from './json-go.ts';
 import { EMPTY_ID } from './networks.ts';
 import {
   type Params,
@@ -27,7 +26,6 @@ import {
   utxoRef,
 } from './reads.ts';
 import { accruedDelegateeReward } from './reward.ts';
-import { RawJson } from '../../runtime/server/rpc.ts';
 import { delegatorsOf, validatorSet, validatorsOf } from './stakers.ts';
 import type { L1Validator, Staker } from './types.ts';
 import { cb58Decode } from '../../generators/formats.ts';
@@ -51,20 +49,6 @@ function encodeOr(bytes: Uint8Array, encoding: string, context: string): string 
 }
 /** avajson.Float32 with four decimals, as the node writes percentages. */
 const percent = (ppm: number) => (ppm / 10000).toFixed(4);
-
-/**
- * An answer of Go uint64 fields: plain numbers while each fits a double exactly, else written here (a price capped at
- * 2^64-1 is 18446744073709551615 on the node's wire, not the double nearest it).
- */
-function uint64Fields<F extends Record<string, bigint | string>>(fields: F): Numbers<F> | RawJson<Numbers<F>> {
-  const values = Object.values(fields);
-  if (values.some((v) => typeof v === 'bigint' && v > BigInt(Number.MAX_SAFE_INTEGER)))
-    return RawJson.verbatim(writeGoJson(fields));
-  return Object.fromEntries(
-    Object.entries(fields).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v]),
-  ) as Numbers<F>;
-}
-type Numbers<F> = { [K in keyof F]: F[K] extends bigint ? number : F[K] };
 
 export function pChainReads(world: World, types: TxTypes) {
   const avax = world.network.avaxAssetID;
@@ -348,39 +332,40 @@ export function pChainReads(world: World, types: TxTypes) {
       const f = world.config.fee;
       return {
         weights: f.weights,
-        maxCapacity: Number(f.maxCapacity),
-        maxPerSecond: Number(f.maxPerSecond),
-        targetPerSecond: Number(f.targetPerSecond),
-        minPrice: Number(f.minPrice),
-        excessConversionConstant: Number(f.excessConversionConstant),
+        maxCapacity: f.maxCapacity,
+        maxPerSecond: f.maxPerSecond,
+        targetPerSecond: f.targetPerSecond,
+        minPrice: f.minPrice,
+        excessConversionConstant: f.excessConversionConstant,
       };
     },
     getFeeState: () => {
       const s = world.feeState.get();
-      return uint64Fields({
+      // Go's uint64s as bigints: the result writer writes their exact digits (a price capped at 2^64-1 too).
+      return {
         capacity: s.capacity,
         excess: s.excess,
         price: gasPrice(world.config.fee.minPrice, s.excess, world.config.fee.excessConversionConstant),
         timestamp: rfc3339(s.timestamp),
-      });
+      };
     },
     getValidatorFeeConfig: () => {
       const f = world.config.validatorFee;
       return {
-        capacity: Number(f.capacity),
-        target: Number(f.target),
-        minPrice: Number(f.minPrice),
-        excessConversionConstant: Number(f.excessConversionConstant),
+        capacity: f.capacity,
+        target: f.target,
+        minPrice: f.minPrice,
+        excessConversionConstant: f.excessConversionConstant,
       };
     },
     getValidatorFeeState: () => {
       const s = world.validatorFeeState.get();
       const f = world.config.validatorFee;
-      return uint64Fields({
+      return {
         excess: s.excess,
         price: gasPrice(f.minPrice, s.excess, f.excessConversionConstant),
         timestamp: rfc3339(s.timestamp),
-      });
+      };
     },
     getL1Validator: (p) => {
       const id = String(p.validationID ?? '');
