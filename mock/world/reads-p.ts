@@ -50,7 +50,39 @@ function encodeOr(bytes: Uint8Array, encoding: string, context: string): string 
 /** avajson.Float32 with four decimals, as the node writes percentages. */
 const percent = (ppm: number) => (ppm / 10000).toFixed(4);
 
+/**
+ * The order of a list the node's state caches (state.go:946 GetSubnetIDs, :1088 GetChains): its first read loads the
+ * persisted items from a linkeddb, which iterates newest first (database/linkeddb/linkeddb.go:111 puts a new key at the
+ * head), and what is added later is appended to the cached list (state.go:971 AddSubnet, :1117 AddChain). Items are
+ * given oldest first, as the world keeps them.
+ */
+function cachedOrder(): (key: string, items: string[]) => string[] {
+  const loaded = new Map<string, number>();
+  return (key, items) => {
+    const count = Math.min(loaded.get(key) ?? items.length, items.length);
+    loaded.set(key, count);
+    return [...items.slice(0, count).reverse(), ...items.slice(count)];
+  };
+}
+
 export function pChainReads(world: World, types: TxTypes) {
+  const ordered = cachedOrder();
+  const chainsOf = (subnetID: string) =>
+    ordered(
+      `chains ${subnetID}`,
+      [...world.chains.values()].filter((c) => c.subnetID === subnetID).map((c) => c.id),
+    );
+  const subnetIDs = () =>
+    ordered(
+      'subnets',
+      [...world.subnets.keys()].filter((id) => id !== EMPTY_ID),
+    );
+  // vm.go:303 initBlockchains loads the Primary Network's chains at start-up (vm.go:329 createSubnet).
+  chainsOf(EMPTY_ID);
+  /** Whether the P-Chain's state has the tx (state.go:1137 GetTx): the genesis chains' CreateChainTxs included. */
+  const isPTx = (id: string) => world.txs.get(id)?.chain === 'P' || world.chains.has(id);
+  /** state.go:978 GetSubnetOwner's refusal of an ID that names no subnet. */
+  const notASubnet = (id: string) => new Error(isPTx(id) ? `${JSON.stringify(id)} is not a subnet` : 'not found');
   const avax = world.network.avaxAssetID;
   const addresses = (p: Params) =>
     (Array.isArray(p.addresses) ? (p.addresses as string[]) : []).map((a) => parseServiceAddress(world, 'P', a));
@@ -238,7 +270,7 @@ export function pChainReads(world: World, types: TxTypes) {
       const subnetID = subnetOf(p);
       if (subnetID === EMPTY_ID) throw new Error("the primary network isn't a subnet");
       const subnet = world.subnets.get(subnetID);
-      if (!subnet) throw new Error('not found');
+      if (!subnet) throw notASubnet(subnetID);
       const c = subnet.conversion;
       return {
         isPermissioned: !c,
@@ -261,16 +293,18 @@ export function pChainReads(world: World, types: TxTypes) {
           threshold: String(subnet?.owner.threshold ?? 0),
         };
       };
-      if (ids.length === 0)
-        return { subnets: [...[...world.subnets.keys()].filter((id) => id !== EMPTY_ID).map(json), json(EMPTY_ID)] };
-      return { subnets: [...new Set(ids)].filter((id) => id === EMPTY_ID || world.subnets.has(id)).map(json) };
+      if (ids.length === 0) return { subnets: [...subnetIDs().map(json), json(EMPTY_ID)] };
+      // service.go:551: an ID that is no tx is skipped, another tx's fails; a reply with none stays nil (`null`).
+      const found = [...new Set(ids)].filter((id) => {
+        if (id === EMPTY_ID || world.subnets.has(id)) return true;
+        if (isPTx(id)) throw notASubnet(id);
+        return false;
+      });
+      return { subnets: found.length > 0 ? found.map(json) : null };
     },
+    // service.go:1348: each subnet's chains in the order of the subnets, then the Primary Network's.
     getBlockchains: () => {
-      const chains = [...world.chains.values()];
-      const order = [
-        ...chains.filter((c) => c.subnetID !== EMPTY_ID),
-        ...chains.filter((c) => c.subnetID === EMPTY_ID),
-      ];
+      const order = [...subnetIDs(), EMPTY_ID].flatMap(chainsOf).map((id) => world.chains.get(id)!);
       return { blockchains: order.map((c) => ({ id: c.id, name: c.name, subnetID: c.subnetID, vmID: c.vmID })) };
     },
     getBlockchainStatus: (p) => {
@@ -300,10 +334,10 @@ export function pChainReads(world: World, types: TxTypes) {
     validates: (p) => {
       const subnetID = subnetOf(p);
       if (subnetID !== EMPTY_ID && !world.subnets.has(subnetID)) {
-        if (world.txs.get(subnetID)?.chain === 'P') throw new Error(`${JSON.stringify(subnetID)} is not a subnet`);
+        if (isPTx(subnetID)) throw notASubnet(subnetID);
         throw new Error(`problem retrieving subnet ${JSON.stringify(subnetID)}: not found`);
       }
-      return { blockchainIDs: [...world.chains.values()].filter((c) => c.subnetID === subnetID).map((c) => c.id) };
+      return { blockchainIDs: chainsOf(subnetID) };
     },
     getHeight: () => ({ height: String(world.tip('P').height) }),
     getProposedHeight: () => ({ height: String(world.tip('P').height) }),
@@ -368,7 +402,8 @@ export function pChainReads(world: World, types: TxTypes) {
       };
     },
     getL1Validator: (p) => {
-      const id = String(p.validationID ?? '');
+      // An ids.ID: absent or null, the zero ID (service.go:972).
+      const id = typeof p.validationID === 'string' ? p.validationID : EMPTY_ID;
       const v = world.l1Validators.get(id);
       if (!v) throw new Error(`fetching L1 validator ${JSON.stringify(id)} failed: not found`);
       return { ...l1ValidatorJSON(v), subnetID: v.subnetID, height: String(world.tip('P').height) };
