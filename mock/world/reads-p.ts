@@ -146,7 +146,8 @@ export function pChainReads(world: World, types: TxTypes) {
     const tip = world.tip('P').height;
     if (height > BigInt(tip))
       throw new Error(
-        `failed to get validator set: failed to fetch validator set at unfinalized height with SubnetID = ` +
+        `failed to get validator set at ${height}: failed to fetch validator set at unfinalized height with ` +
+          `SubnetID = ` +
           `${subnetOf(p)}: current P-chain height (${tip}) < requested P-Chain height (${height})`,
       );
     return Number(height);

@@ -119,3 +119,15 @@ describe('P-Chain subnet and chain lists', () => {
     expect(answer(reads.getL1Validator, {})).toBe(`error: fetching L1 validator "${EMPTY_ID}" failed: not found`);
   });
 });
+
+describe('P-Chain validator sets at a height', () => {
+  // service.go:1925 (v1.14.0 on) wraps the manager's error as `failed to get validator set at %d: %w`;
+  // validators/manager.go:264 words a height past the tip.
+  it('getValidatorsAt past the tip names the height it was asked', () => {
+    const tip = world.tip('P').height;
+    expect(answer(reads.getValidatorsAt, { height: tip + 5 })).toBe(
+      `error: failed to get validator set at ${tip + 5}: failed to fetch validator set at unfinalized height with ` +
+        `SubnetID = ${EMPTY_ID}: current P-chain height (${tip}) < requested P-Chain height (${tip + 5})`,
+    );
+  });
+});
