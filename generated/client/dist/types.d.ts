@@ -26,7 +26,7 @@ export type AdminAliasResult = Empty;
 export interface AdminAliasChainParams {
   /**
    * The blockchain to alias: its ID (cb58) or any alias it already has, e.g. `X`. Omitted or unknown,
-   * the call fails with "there is no ID with alias <chain>".
+   * the call fails with "there is no ID with alias: <chain>" (before v1.11.0 without the colon).
    */
   chain: string;
   /**
