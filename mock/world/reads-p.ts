@@ -180,7 +180,8 @@ export function pChainReads(world: World, types: TxTypes) {
         unlockeds: amounts(unlocked),
         lockedStakeables: amounts(lockedStakeable),
         lockedNotStakeables: amounts(lockedNotStakeable),
-        utxoIDs: utxos.map(utxoRef),
+        // Only appended to (service.go:218): nil, `null`, when no UTXO is counted.
+        utxoIDs: utxos.length > 0 ? utxos.map(utxoRef) : null,
       };
     },
     getUTXOs: (p) => utxoPage(world, 'P', p),

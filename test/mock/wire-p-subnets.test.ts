@@ -131,3 +131,13 @@ describe('P-Chain validator sets at a height', () => {
     );
   });
 });
+
+describe('P-Chain getBalance', () => {
+  // service.go:131 GetBalanceResponse.UTXOIDs is only appended to (:218): no UTXO leaves it nil, `null` on the wire.
+  it('answers utxoIDs null for an address with no UTXO, a list otherwise', () => {
+    const none = goStringify(reads.getBalance({ addresses: ['P-local1g65uqn6t77p656w64023nh8nd9updzmxyymev2'] }));
+    expect(none).toContain('"lockedNotStakeables":{},"utxoIDs":null}');
+    const ewoqAddress = 'P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u';
+    expect(goStringify(reads.getBalance({ addresses: [ewoqAddress] }))).toMatch(/"utxoIDs":\[\{"txID":/);
+  });
+});
