@@ -12,12 +12,12 @@ const subnetOf = (params: Params) => parseID(params.subnetID) ?? EMPTY_ID;
  * The order of a list the node's state caches (state.go:946 GetSubnetIDs, :1088 GetChains): its first read loads the
  * persisted items from a linkeddb, which iterates newest first (database/linkeddb/linkeddb.go:111 puts a new key at the
  * head), and what is added later is appended to the cached list (state.go:971 AddSubnet, :1117 AddChain). Items are
- * given oldest first, as the world keeps them.
+ * given oldest first, as the world keeps them; `preloaded`, the world's order is the cached one already.
  */
-function cachedOrder(): (key: string, items: string[]) => string[] {
+function cachedOrder(preloaded: boolean): (key: string, items: string[]) => string[] {
   const loaded = new Map<string, number>();
   return (key, items) => {
-    const count = Math.min(loaded.get(key) ?? items.length, items.length);
+    const count = Math.min(loaded.get(key) ?? (preloaded ? 0 : items.length), items.length);
     loaded.set(key, count);
     return [...items.slice(0, count).reverse(), ...items.slice(count)];
   };
@@ -25,7 +25,8 @@ function cachedOrder(): (key: string, items: string[]) => string[] {
 
 /** One per node: the order of its lists depends on when they were first read. */
 export function pChainListReads(world: World) {
-  const ordered = cachedOrder();
+  // A fork's lists come in the source's order, as its caches hold them: taken as already loaded.
+  const ordered = cachedOrder(world.fork !== undefined);
   const chainsOf = (subnetID: string) =>
     ordered(
       `chains ${subnetID}`,
