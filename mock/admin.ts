@@ -78,8 +78,9 @@ export class AdminState {
   aliasChain({ chain = '', alias = '' }: { chain?: string; alias?: string }): Record<string, never> {
     checkAlias(alias);
     const target = this.lookup(chain);
-    if (!target) throw new Error(`there is no ID with alias ${chain}`);
-    if (this.lookup(alias)) throw new Error(`${alias} is already used as an alias for an ID`);
+    // The chain manager's ids.Aliaser words (ids/aliases.go:71 Lookup, :105 Alias; v1.11.0 on).
+    if (!target) throw new Error(`there is no ID with alias: ${chain}`);
+    if (this.lookup(alias)) throw new Error(`alias already mapped to an ID: ${alias}`);
     this.chains.addChainAlias(target, alias);
     this.addRoute(`/ext/bc/${target}`, goPathJoin('/ext/bc', alias));
     return {};

@@ -5,7 +5,6 @@
 import { isConnected, uptimeFrom } from './uptime.ts';
 import { createHash } from 'node:crypto';
 import { gasPrice } from './fees.ts';
-import { writeGoJson } from './json-go.ts';
 import { EMPTY_ID } from './networks.ts';
 import {
   type Params,
@@ -15,9 +14,7 @@ import {
   blockReads,
   encode,
   encodingOf,
-  formatAddress,
   heightOf,
-  idError,
   parseID,
   parseServiceAddress,
   rfc3339,
@@ -27,7 +24,7 @@ import {
   utxoRef,
 } from './reads.ts';
 import { accruedDelegateeReward } from './reward.ts';
-import { RawJson } from '../../runtime/server/rpc.ts';
+import { pChainListReads } from './reads-p-chains.ts';
 import { delegatorsOf, validatorSet, validatorsOf } from './stakers.ts';
 import type { L1Validator, Staker } from './types.ts';
 import { cb58Decode } from '../../generators/formats.ts';
@@ -51,20 +48,6 @@ function encodeOr(bytes: Uint8Array, encoding: string, context: string): string 
 }
 /** avajson.Float32 with four decimals, as the node writes percentages. */
 const percent = (ppm: number) => (ppm / 10000).toFixed(4);
-
-/**
- * An answer of Go uint64 fields: plain numbers while each fits a double exactly, else written here (a price capped at
- * 2^64-1 is 18446744073709551615 on the node's wire, not the double nearest it).
- */
-function uint64Fields<F extends Record<string, bigint | string>>(fields: F): Numbers<F> | RawJson<Numbers<F>> {
-  const values = Object.values(fields);
-  if (values.some((v) => typeof v === 'bigint' && v > BigInt(Number.MAX_SAFE_INTEGER)))
-    return RawJson.verbatim(writeGoJson(fields));
-  return Object.fromEntries(
-    Object.entries(fields).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v]),
-  ) as Numbers<F>;
-}
-type Numbers<F> = { [K in keyof F]: F[K] extends bigint ? number : F[K] };
 
 export function pChainReads(world: World, types: TxTypes) {
   const avax = world.network.avaxAssetID;
@@ -130,7 +113,8 @@ export function pChainReads(world: World, types: TxTypes) {
     const tip = world.tip('P').height;
     if (height > BigInt(tip))
       throw new Error(
-        `failed to get validator set: failed to fetch validator set at unfinalized height with SubnetID = ` +
+        `failed to get validator set at ${height}: failed to fetch validator set at unfinalized height with ` +
+          `SubnetID = ` +
           `${subnetOf(p)}: current P-chain height (${tip}) < requested P-Chain height (${height})`,
       );
     return Number(height);
@@ -140,6 +124,7 @@ export function pChainReads(world: World, types: TxTypes) {
     new Error(`failed fetching subnet transformation for ${subnetID}: not found`);
 
   return {
+    ...pChainListReads(world),
     getBalance: (p) => {
       const now = world.time.get();
       const unlocked = new Map<string, bigint>();
@@ -163,7 +148,8 @@ export function pChainReads(world: World, types: TxTypes) {
         unlockeds: amounts(unlocked),
         lockedStakeables: amounts(lockedStakeable),
         lockedNotStakeables: amounts(lockedNotStakeable),
-        utxoIDs: utxos.map(utxoRef),
+        // Only appended to (service.go:218): nil, `null`, when no UTXO is counted.
+        utxoIDs: utxos.length > 0 ? utxos.map(utxoRef) : null,
       };
     },
     getUTXOs: (p) => utxoPage(world, 'P', p),
@@ -250,77 +236,6 @@ export function pChainReads(world: World, types: TxTypes) {
       if (subnetID !== EMPTY_ID) throw transformationNotFound(subnetID);
       return { assetID: avax };
     },
-    getSubnet: (p) => {
-      const subnetID = subnetOf(p);
-      if (subnetID === EMPTY_ID) throw new Error("the primary network isn't a subnet");
-      const subnet = world.subnets.get(subnetID);
-      if (!subnet) throw new Error('not found');
-      const c = subnet.conversion;
-      return {
-        isPermissioned: !c,
-        controlKeys: subnet.owner.addresses.map((a) => formatAddress(world, 'P', a)),
-        threshold: String(subnet.owner.threshold),
-        locktime: String(subnet.owner.locktime),
-        subnetTransformationTxID: EMPTY_ID,
-        conversionID: c?.conversionID ?? EMPTY_ID,
-        managerChainID: c?.chainID ?? EMPTY_ID,
-        managerAddress: c ? c.address : null,
-      };
-    },
-    getSubnets: (p) => {
-      const ids = Array.isArray(p.ids) ? (p.ids as string[]) : [];
-      const json = (id: string) => {
-        const subnet = world.subnets.get(id);
-        return {
-          id,
-          controlKeys: (subnet?.owner.addresses ?? []).map((a) => formatAddress(world, 'P', a)),
-          threshold: String(subnet?.owner.threshold ?? 0),
-        };
-      };
-      if (ids.length === 0)
-        return { subnets: [...[...world.subnets.keys()].filter((id) => id !== EMPTY_ID).map(json), json(EMPTY_ID)] };
-      return { subnets: [...new Set(ids)].filter((id) => id === EMPTY_ID || world.subnets.has(id)).map(json) };
-    },
-    getBlockchains: () => {
-      const chains = [...world.chains.values()];
-      const order = [
-        ...chains.filter((c) => c.subnetID !== EMPTY_ID),
-        ...chains.filter((c) => c.subnetID === EMPTY_ID),
-      ];
-      return { blockchains: order.map((c) => ({ id: c.id, name: c.name, subnetID: c.subnetID, vmID: c.vmID })) };
-    },
-    getBlockchainStatus: (p) => {
-      const given = typeof p.blockchainID === 'string' ? p.blockchainID : '';
-      if (given === '') throw new Error("argument 'blockchainID' not given");
-      const aliased = world.chainID(given);
-      // The mock node validates every chain it serves: the Primary Network's.
-      if (aliased)
-        return {
-          status:
-            world.chains.get(aliased)?.subnetID === EMPTY_ID || aliased === world.chainIDs.P
-              ? ('Validating' as const)
-              : ('Syncing' as const),
-        };
-      if (!parseID(given)) throw new Error(`problem parsing blockchainID ${JSON.stringify(given)}: ${idError(given)}`);
-      // status.BlockchainStatus writes UnknownChain as `Unknown` (vms/platformvm/status/blockchain_status.go).
-      return { status: world.chains.has(given) ? ('Created' as const) : ('Unknown' as const) };
-    },
-    validatedBy: (p) => {
-      const id = String(p.blockchainID ?? '');
-      if (id === world.chainIDs.P) return { subnetID: EMPTY_ID };
-      const chain = world.chains.get(id);
-      if (chain) return { subnetID: chain.subnetID };
-      if (world.txs.get(id)?.chain === 'P') throw new Error(`${JSON.stringify(id)} is not a blockchain`);
-      throw new Error(`problem retrieving blockchain ${JSON.stringify(id)}: not found`);
-    },
-    validates: (p) => {
-      const subnetID = subnetOf(p);
-      if (subnetID !== EMPTY_ID && !world.subnets.has(subnetID)) {
-        if (world.txs.get(subnetID)?.chain === 'P') throw new Error(`${JSON.stringify(subnetID)} is not a subnet`);
-        throw new Error(`problem retrieving subnet ${JSON.stringify(subnetID)}: not found`);
-      }
-      return { blockchainIDs: [...world.chains.values()].filter((c) => c.subnetID === subnetID).map((c) => c.id) };
-    },
     getHeight: () => ({ height: String(world.tip('P').height) }),
     getProposedHeight: () => ({ height: String(world.tip('P').height) }),
     getTimestamp: () => ({ timestamp: rfc3339(world.time.get()) }),
@@ -348,42 +263,44 @@ export function pChainReads(world: World, types: TxTypes) {
       const f = world.config.fee;
       return {
         weights: f.weights,
-        maxCapacity: Number(f.maxCapacity),
-        maxPerSecond: Number(f.maxPerSecond),
-        targetPerSecond: Number(f.targetPerSecond),
-        minPrice: Number(f.minPrice),
-        excessConversionConstant: Number(f.excessConversionConstant),
+        maxCapacity: f.maxCapacity,
+        maxPerSecond: f.maxPerSecond,
+        targetPerSecond: f.targetPerSecond,
+        minPrice: f.minPrice,
+        excessConversionConstant: f.excessConversionConstant,
       };
     },
     getFeeState: () => {
       const s = world.feeState.get();
-      return uint64Fields({
+      // Go's uint64s as bigints: the result writer writes their exact digits (a price capped at 2^64-1 too).
+      return {
         capacity: s.capacity,
         excess: s.excess,
         price: gasPrice(world.config.fee.minPrice, s.excess, world.config.fee.excessConversionConstant),
         timestamp: rfc3339(s.timestamp),
-      });
+      };
     },
     getValidatorFeeConfig: () => {
       const f = world.config.validatorFee;
       return {
-        capacity: Number(f.capacity),
-        target: Number(f.target),
-        minPrice: Number(f.minPrice),
-        excessConversionConstant: Number(f.excessConversionConstant),
+        capacity: f.capacity,
+        target: f.target,
+        minPrice: f.minPrice,
+        excessConversionConstant: f.excessConversionConstant,
       };
     },
     getValidatorFeeState: () => {
       const s = world.validatorFeeState.get();
       const f = world.config.validatorFee;
-      return uint64Fields({
+      return {
         excess: s.excess,
         price: gasPrice(f.minPrice, s.excess, f.excessConversionConstant),
         timestamp: rfc3339(s.timestamp),
-      });
+      };
     },
     getL1Validator: (p) => {
-      const id = String(p.validationID ?? '');
+      // An ids.ID: absent or null, the zero ID (service.go:972).
+      const id = typeof p.validationID === 'string' ? p.validationID : EMPTY_ID;
       const v = world.l1Validators.get(id);
       if (!v) throw new Error(`fetching L1 validator ${JSON.stringify(id)} failed: not found`);
       return { ...l1ValidatorJSON(v), subnetID: v.subnetID, height: String(world.tip('P').height) };

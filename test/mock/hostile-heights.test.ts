@@ -29,7 +29,8 @@ describe('a height of 2^64 - 1', () => {
     const tip = JSON.parse((await send(`${node.url}/ext/bc/P`, { body: rpc('platform.getHeight', {}) })).text).result
       .height;
     expect(await P('platform.getValidatorsAt', `{"height":"${MAX}"}`)).toBe(
-      'failed to get validator set: failed to fetch validator set at unfinalized height with SubnetID = ' +
+      // vms/platformvm/service.go:1925 (v1.14.2): `failed to get validator set at %d: %w`.
+      `failed to get validator set at ${MAX}: failed to fetch validator set at unfinalized height with SubnetID = ` +
         `11111111111111111111111111111111LpoYY: current P-chain height (${tip}) < requested P-Chain height (${MAX})`,
     );
     expect(await P('platform.getAllValidatorsAt', `{"height":"${MAX}"}`)).toBe(

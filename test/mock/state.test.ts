@@ -133,10 +133,10 @@ describe('admin', () => {
     });
     expect((await call('/ext/bc/myX', 'avm.getHeight')).result).toHaveProperty('height');
     expect(await call(A, 'admin.aliasChain', { chain: 'P', alias: 'myX' })).toMatchObject(
-      failure('myX is already used as an alias for an ID'),
+      failure('alias already mapped to an ID: myX'),
     );
     expect(await call(A, 'admin.aliasChain', { chain: 'nope', alias: 'other' })).toMatchObject(
-      failure('there is no ID with alias nope'),
+      failure('there is no ID with alias: nope'),
     );
   });
 

@@ -95,7 +95,8 @@ export declare class AdminClient extends JsonRpcClient<AdminClientErrors> {
    * Adds an alias for a blockchain. The alias can then be used wherever the node accepts the
    * blockchain's ID or alias, for example in the API path `/ext/bc/<alias>`. Aliases are local to this
    * node and not persisted; on an L1 served by several nodes, each node needs the same alias set up
-   * (usually through its configuration). An alias that any chain already uses is refused.
+   * (usually through its configuration). An alias that any chain already uses is refused ("alias already
+   * mapped to an ID: <alias>"; before v1.11.0 "<alias> is already used as an alias for an ID").
    *
    * JSON-RPC method `admin.aliasChain` at `http://127.0.0.1:9650/ext/admin`.
    *
@@ -105,8 +106,8 @@ export declare class AdminClient extends JsonRpcClient<AdminClientErrors> {
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
    *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: alias length is too long
-   * @throws {@link JsonRpcError} -32000: there is no ID with alias myChain
-   * @throws {@link JsonRpcError} -32000: myBlockchainAlias is already used as an alias for an ID
+   * @throws {@link JsonRpcError} -32000: there is no ID with alias: myChain
+   * @throws {@link JsonRpcError} -32000: alias already mapped to an ID: myBlockchainAlias
    */
   aliasChain(params: AdminAliasChainParams, options?: CallOptions): Promise<AdminAliasChainResult>;
   /**

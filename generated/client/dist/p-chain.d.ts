@@ -305,7 +305,10 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
    *
    * Returns every blockchain created on the P-Chain, with its name, the Subnet that validates it and the
    * VM it runs: the chains of every Subnet first, then those of the Primary Network (the X-Chain and the
-   * C-Chain). The P-Chain itself is not listed.
+   * C-Chain). The P-Chain itself is not listed. The order is the node's state caches'
+   * (vms/platformvm/state/state.go GetSubnetIDs, GetChains): a list read for the first time since the
+   * node started comes from a linked list that puts each new entry at its head, so newest first, and
+   * what is added afterwards is appended; a freshly started node lists the C-Chain before the X-Chain.
    *
    * **Where the prose docs differ from the node:**
    * - The docs' sample lists the Primary Network's chains first; the node lists the chains of each

@@ -57,8 +57,8 @@ const DOCUMENTED_ERRORS = {
   ],
   AdminAliasTooLong: [-32000, /^alias length is too long$/],
   RouteAlreadyTaken: [-32000, /^route is either already aliased or already maps to a handle: \/ext\/\S*$/],
-  ThereIsNoIDWithAlias: [-32000, /^there is no ID with alias \S*$/],
-  AliasAlreadyUsed: [-32000, /^\S* is already used as an alias for an ID$/],
+  ThereIsNoIDWithAlias: [-32000, /^there is no ID with alias: .*$/],
+  AliasAlreadyUsed: [-32000, /^alias already mapped to an ID: \S*$/],
   MissingPrefixToHexEncoding: [-32000, /^missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
   HexOddLength: [-32000, /^encoding\/hex: odd length hex string$/],
   HexInvalidByte: [-32000, /^encoding\/hex: invalid byte: U\+\d+ '[^']*'$/],
@@ -189,7 +189,8 @@ export class AdminClient extends JsonRpcClient<AdminClientErrors> {
    * Adds an alias for a blockchain. The alias can then be used wherever the node accepts the
    * blockchain's ID or alias, for example in the API path `/ext/bc/<alias>`. Aliases are local to this
    * node and not persisted; on an L1 served by several nodes, each node needs the same alias set up
-   * (usually through its configuration). An alias that any chain already uses is refused.
+   * (usually through its configuration). An alias that any chain already uses is refused ("alias already
+   * mapped to an ID: <alias>"; before v1.11.0 "<alias> is already used as an alias for an ID").
    *
    * JSON-RPC method `admin.aliasChain` at `http://127.0.0.1:9650/ext/admin`.
    *
@@ -199,8 +200,8 @@ export class AdminClient extends JsonRpcClient<AdminClientErrors> {
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
    *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: alias length is too long
-   * @throws {@link JsonRpcError} -32000: there is no ID with alias myChain
-   * @throws {@link JsonRpcError} -32000: myBlockchainAlias is already used as an alias for an ID
+   * @throws {@link JsonRpcError} -32000: there is no ID with alias: myChain
+   * @throws {@link JsonRpcError} -32000: alias already mapped to an ID: myBlockchainAlias
    */
   aliasChain(params: AdminAliasChainParams, options?: CallOptions): Promise<AdminAliasChainResult> {
     return this.request<AdminAliasChainResult>('admin.aliasChain', params, options, ERRORS.aliasChain);

@@ -26,8 +26,13 @@ import type {
 import { adminDocument } from './documents/admin.js';
 import * as validators from './validators/admin.js';
 
+/**
+ * The value with a bigint allowed wherever it has a number: the runtime writes a bigint as its exact digits, as Go
+ * writes a uint64 past 2^53 that a JavaScript number would round.
+ */
+type Exact<T> = T extends number ? T | bigint : T extends object ? { [K in keyof T]: Exact<T[K]> } : T;
 /** A value, or the value already written (rawJson), or a promise of either: handlers may answer any of these ways. */
-type Answer<T> = T | RawJson<T> | Promise<T | RawJson<T>>;
+type Answer<T> = Exact<T> | RawJson<T> | Promise<Exact<T> | RawJson<T>>;
 
 /**
  * Handlers of AvalancheGo Admin API, one per JSON-RPC method, keyed by its client method name.

@@ -27,7 +27,7 @@ export type AdminAliasResult = Empty;
 export interface AdminAliasChainParams {
   /**
    * The blockchain to alias: its ID (cb58) or any alias it already has, e.g. `X`. Omitted or unknown,
-   * the call fails with "there is no ID with alias <chain>".
+   * the call fails with "there is no ID with alias: <chain>" (before v1.11.0 without the colon).
    */
   chain: string;
   /**
@@ -3308,9 +3308,12 @@ export interface AvmBlock {
    */
   merkleRoot: ID;
   /**
-   * The block's transactions, JSON-encoded.
+   * The block's transactions, JSON-encoded. `null` for the genesis block (height 0) as the node that
+   * made it answers: it keeps the block it built, with no transaction list, in its cache
+   * (vms/avm/state/state.go initializeChainState); a node that parsed the genesis from disk after a
+   * restart answers `[]`.
    */
-  txs: AvmTx[];
+  txs: AvmTx[] | null;
   /**
    * The block ID: SHA-256 of the block bytes.
    */

@@ -75,14 +75,15 @@ export const adminDocument = {
       "description": "Adds an alias for a blockchain. The alias can then be used wherever the node accepts the " +
         "blockchain's ID or alias, for example in the API path `/ext/bc/<alias>`. Aliases are local to this node and " +
         "not persisted; on an L1 served by several nodes, each node needs the same alias set up (usually through its " +
-        "configuration). An alias that any chain already uses is refused.",
+        "configuration). An alias that any chain already uses is refused (\"alias already mapped to an ID: " +
+        "<alias>\"; before v1.11.0 \"<alias> is already used as an alias for an ID\").",
       "paramStructure": "by-name",
       "params": [
         {
           "name": "chain",
           "required": true,
           "description": "The blockchain to alias: its ID (cb58) or any alias it already has, e.g. `X`. Omitted or " +
-            "unknown, the call fails with \"there is no ID with alias <chain>\".",
+            "unknown, the call fails with \"there is no ID with alias: <chain>\" (before v1.11.0 without the colon).",
           "schema": { "type": "string" },
         },
         {
@@ -102,8 +103,8 @@ export const adminDocument = {
       "errors": [
         { "$ref": "#/components/errors/InvalidArgument" },
         { "$ref": "#/components/errors/AdminAliasTooLong" },
-        { "code": -32000, "message": "there is no ID with alias myChain" },
-        { "code": -32000, "message": "myBlockchainAlias is already used as an alias for an ID" },
+        { "code": -32000, "message": "there is no ID with alias: myChain" },
+        { "code": -32000, "message": "alias already mapped to an ID: myBlockchainAlias" },
       ],
       "examples": [
         {

@@ -1386,9 +1386,12 @@ export const xChainDocument = {
             "description": "Reserved: never populated, always the zero ID `11111111111111111111111111111111LpoYY`.",
           },
           "txs": {
-            "type": "array",
+            "type": ["array", "null"],
             "items": { "$ref": "#/components/schemas/AvmTx" },
-            "description": "The block's transactions, JSON-encoded.",
+            "description": "The block's transactions, JSON-encoded. `null` for the genesis block (height 0) as the " +
+              "node that made it answers: it keeps the block it built, with no transaction list, in its cache " +
+              "(vms/avm/state/state.go initializeChainState); a node that parsed the genesis from disk after a " +
+              "restart answers `[]`.",
           },
           "id": {
             "$ref": "#/components/schemas/ID",

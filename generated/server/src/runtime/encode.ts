@@ -18,10 +18,25 @@ function escapeHtml(json: string): string {
   return unsafe ? json.replace(HTML_UNSAFE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : json;
 }
 
-/** JSON of a value as Go's json.Encoder writes it. `undefined` becomes null. */
+/**
+ * JSON of a value as Go's json.Encoder writes it. `undefined` becomes null; a bigint, at any depth, is its decimal
+ * digits, as Go writes a uint64 or int64 past 2^53 that a JavaScript number would round.
+ */
 export function goStringify(value: unknown): string {
-  return escapeHtml(JSON.stringify(value) ?? 'null');
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch (error) {
+    // JSON.stringify refuses a bigint with a TypeError; only then is the slower walk with a replacer paid for.
+    if (!(error instanceof TypeError)) throw error;
+    json = JSON.stringify(value, bigintDigits);
+  }
+  return escapeHtml(json ?? 'null');
 }
+
+const { rawJSON } = JSON as unknown as { rawJSON(text: string): unknown };
+const bigintDigits = (_key: string, value: unknown): unknown =>
+  typeof value === 'bigint' ? rawJSON(value.toString()) : value;
 
 /**
  * Characters JSON or Go escapes, and surrogates (JSON.stringify escapes lone ones): strings without them are written as

@@ -432,8 +432,10 @@ function written(dispatcher: Dispatcher, spec: MethodSpec, result: unknown): Out
   try {
     const raw = result instanceof RawJson ? (result.chunks ?? result.json) : undefined;
     if (result === undefined) result = {};
+    const json = raw ?? spec.writeResult?.(result) ?? goStringify(result);
     if (dispatcher.options.validateResults) {
-      const value = raw === undefined ? result : JSON.parse((result as RawJson).json);
+      // What is checked is what the caller reads: the JSON written, which also holds a bigint's digits as a number.
+      const value = JSON.parse(typeof json === 'string' ? json : outcomeText(json));
       if (!spec.validateResult(value)) {
         const violations = violationsOf(spec.validateResult);
         return {
@@ -445,7 +447,7 @@ function written(dispatcher: Dispatcher, spec: MethodSpec, result: unknown): Out
         };
       }
     }
-    return { json: raw ?? spec.writeResult?.(result) ?? goStringify(result) };
+    return { json };
   } catch (error) {
     return failed(dispatcher, spec, error);
   }
