@@ -77,6 +77,14 @@ function pathsOf(name: EndpointName, chainIDs: Record<string, string>): string[]
   return [path, ...aliases, ...byID];
 }
 
+/**
+ * The C-Chain's paths for `suffix` (`/rpc`, `/ws`): the node aliases the chain's whole route by genesis/aliases.go's
+ * names (C, evm, bc/C, bc/evm) besides its ID.
+ */
+function cChainPaths(suffix: string, chainID: string): Set<string> {
+  return new Set(['/ext/bc/C', '/ext/C', '/ext/bc/evm', '/ext/evm', `/ext/bc/${chainID}`].map((base) => base + suffix));
+}
+
 const CHAINS: Partial<Record<EndpointName, string>> = {
   'x-chain': 'X',
   'x-wallet': 'X',
@@ -177,7 +185,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
 
   // The C-Chain's EVM API is no endpoint of the spec's: its calls pass to the EVM engine (./cchain/rpc.ts).
   const cRpc = lazyEndpoint('c-chain-rpc', () => state.cChain.load().then((c) => c.rpc));
-  const cRpcPaths = new Set(['/ext/bc/C/rpc', `/ext/bc/${world.chainIDs.C}/rpc`]);
+  const cRpcPaths = cChainPaths('/rpc', world.chainIDs.C);
   // A path read from a request is a new string, which a lookup hashes whole: the last path found is compared first.
   // Only the fixed paths are remembered so; aliases (admin.alias) come and go.
   let lastPath: string | undefined;
@@ -354,7 +362,7 @@ function serveWebSocketsOnUpgrade(server: Server, node: MockNode): () => void {
     Promise.all([node.state.cChain.load(), import('./cchain/ws.ts')]).then(
       ([{ chain }, { serveCChainWebSocket }]) => {
         if (closed) return;
-        close = serveCChainWebSocket(server, chain, new Set(['/ext/bc/C/ws', `/ext/bc/${node.world.chainIDs.C}/ws`]));
+        close = serveCChainWebSocket(server, chain, cChainPaths('/ws', node.world.chainIDs.C));
         server.emit('upgrade', ...args);
       },
       () => (args[1] as { destroy(): void }).destroy(),

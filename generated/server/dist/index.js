@@ -63,7 +63,7 @@ export const ENDPOINTS = {
     methods: cAvaxMethods,
     document: cAvaxDocument,
     path: '/ext/bc/C/avax',
-    aliases: [],
+    aliases: ['/ext/C/avax', '/ext/bc/evm/avax', '/ext/evm/avax'],
   },
   dev: { create: createDevEndpoint, methods: devMethods, document: devDocument, path: '/ext/dev', aliases: [] },
   health: {

@@ -24,7 +24,7 @@ export const cAvaxDocument = {
       },
     },
   ],
-  "x-aliases": [],
+  "x-aliases": ["/ext/C/avax", "/ext/bc/evm/avax", "/ext/evm/avax"],
   "methods": [
     {
       "name": "avax.getUTXOs",

@@ -27,7 +27,7 @@ export const cAvaxDocument: OpenrpcDocument = {
       },
     },
   ],
-  "x-aliases": [],
+  "x-aliases": ["/ext/C/avax", "/ext/bc/evm/avax", "/ext/evm/avax"],
   "methods": [
     {
       "name": "avax.getUTXOs",
