@@ -34,6 +34,22 @@ const MAX_SUBSCRIPTIONS = 1000;
  * one is cut, so a client that stops reading, or trickles a message, does not hold its socket for ever.
  */
 const PING_INTERVAL_MS = 30_000;
+/**
+ * geth's defaultWriteTimeout (rpc/json.go): a message not handed to the client's socket within 10 s ends the
+ * connection. Go's write blocks; here the message would wait in memory, so a client that stops reading is cut as
+ * Go cuts it, before its answers pile up.
+ */
+const WRITE_TIMEOUT_MS = 10_000;
+/**
+ * Messages read and not yet answered, beyond which the socket is no longer read until they are (TCP then holds the
+ * client back): a client flooding 32 MiB messages faster than they are answered holds no more than this many.
+ */
+const MAX_QUEUED_MESSAGES = 16;
+/**
+ * Bytes waiting to reach a client's socket beyond which it is cut: the backlog notifications build up for a client
+ * that stops reading, within the write timeout. Above the largest answer (a batch's 25 MB) so no answer alone hits it.
+ */
+const MAX_BACKLOG_BYTES = 64 * 1024 * 1024;
 
 type Call = { params?: unknown };
 
@@ -80,10 +96,19 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
     listeners.add(listener);
     subscriptions.set(id, () => listeners.delete(listener));
   };
-  const notify = (subscription: string, result: unknown) => {
-    if (socket.readyState === socket.OPEN)
-      socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result } }));
-  };
+  /** Sends `text`; resolves once it reached the socket, or the connection ended (cut if that took too long). */
+  const write = (text: string): Promise<void> =>
+    new Promise((resolve) => {
+      if (socket.readyState !== socket.OPEN) return resolve();
+      const deadline = setTimeout(() => socket.terminate(), WRITE_TIMEOUT_MS);
+      socket.send(text, () => {
+        clearTimeout(deadline);
+        resolve();
+      });
+      if (socket.bufferedAmount > MAX_BACKLOG_BYTES) socket.terminate();
+    });
+  const notify = (subscription: string, result: unknown) =>
+    void write(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result } }));
   // handleSubscribe: the name (parseSubscriptionName), then the subscription's own arguments.
   const subscribe = async ({ params }: Call): Promise<string> => {
     if (!Array.isArray(params)) throw new CallError(-32602, 'non-array args');
@@ -177,25 +202,32 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
     }
     return { answer: (await answerParsed(bytes, parsed, serve)) || undefined };
   };
-  // Messages are answered in order, one at a time, as the engine's queue takes them.
+  // Messages are answered in order, one at a time, as the engine's queue takes them; the next once the last answer
+  // reached the socket, as Go's blocking write holds its handler.
   let tail: Promise<unknown> = Promise.resolve();
+  let queued = 0;
   socket.on('message', (data: RawData) => {
     const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
+    if (++queued > MAX_QUEUED_MESSAGES) socket.pause();
     tail = tail
       .then(async () => {
         if (socket.readyState !== socket.OPEN) return;
         const { answer, close } = await answerMessage(bytes);
-        if (answer !== undefined) socket.send(answer, close ? () => socket.terminate() : undefined);
-        else if (close) socket.terminate();
+        if (answer !== undefined) await write(answer);
+        if (close) socket.terminate();
       })
-      .catch(() => socket.terminate());
+      .catch(() => socket.terminate())
+      .finally(() => {
+        if (--queued <= MAX_QUEUED_MESSAGES && socket.isPaused) socket.resume();
+      });
   });
   let answered = true;
   socket.on('pong', () => {
     answered = true;
   });
   const pinger = setInterval(() => {
-    if (!answered) return socket.terminate();
+    // A pong waits unread behind the messages while the socket is paused: the wait is the node's, not the client's.
+    if (!answered && !socket.isPaused) return socket.terminate();
     answered = false;
     socket.ping();
   }, PING_INTERVAL_MS).unref();
