@@ -30,7 +30,7 @@ import { signFillMethods } from './sign-fill.ts';
 import { ethChecksum } from '../engine/dev.ts';
 import { stringifyJson } from '../../generators/common/json.ts';
 import { documented, refusedParams, unservedMethods } from './params.ts';
-import { refusedTransactionArgs, withCallGas } from './transaction-args.ts';
+import { knownTransactionArgs, refusedTransactionArgs, withCallGas } from './transaction-args.ts';
 import { answerDevMethod } from './dev-rpc.ts';
 import { storageKeys } from './storage-keys.ts';
 import { uncleMethods } from './uncles.ts';
@@ -176,6 +176,7 @@ async function answerOne(chain: CChain, own: OwnMethods, id: string, method: str
     refusedTransactionArgs(method, params) ??
     refusedStateOverride(method, params);
   if (refused !== undefined) return errorJson(id, -32602, refused);
+  params = knownTransactionArgs(method, params);
   const [signed] = Array.isArray(params) ? params : [];
   const undecoded = method === 'eth_sendRawTransaction' && typeof signed === 'string' && submitRefusal(signed);
   if (undecoded) return errorJson(id, -32000, undecoded);
