@@ -11,11 +11,13 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
+import type { Provider } from '@nomicfoundation/edr';
 import type { RawData, WebSocket, WebSocketServer } from 'ws';
 import { compareVersions } from '../../generators/common/versions.ts';
 import { goQuote } from '../../runtime/server/encode.ts';
 import { GoSyntaxError, parseFirstValue } from '../../runtime/server/json.ts';
 import { corethHashes } from './block-hashes.ts';
+import type { RpcBlock } from './blocks.ts';
 import { corethHeaderJson } from './coreth-block.ts';
 import type { CChain } from './evm.ts';
 import { type Criteria, type RpcLog, matches, readCriteria } from './filter-criteria.ts';
@@ -88,6 +90,44 @@ function refusedFullTx(params: unknown[], release: string | undefined): string |
   return `invalid argument 1: json: cannot unmarshal ${jsonKind(fullTx)} into Go value of type bool`;
 }
 
+/**
+ * What a block or a pending tx gives every subscription, read once for all of them on every connection, as geth's
+ * filter system reads each event once and hands it to each subscriber: a read per subscription made the engine read a
+ * block's logs 1,000 times per connection subscribed 1,000 times, and every block waited for them all.
+ */
+const blockLogs = new WeakMap<object, Promise<RpcLog[]>>();
+const blockHeaders = new WeakMap<object, unknown>();
+const pendingTxs = new WeakMap<CChain, { hash: string; tx: Promise<unknown> }>();
+
+function logsOf(chain: CChain, block: RpcBlock, provider: Provider): Promise<RpcLog[]> {
+  let logs = blockLogs.get(block);
+  if (!logs) {
+    logs = chain.call(provider, 'eth_getLogs', [{ blockHash: block.hash }]) as Promise<RpcLog[]>;
+    blockLogs.set(block, logs);
+  }
+  return logs;
+}
+
+function headerOf(chain: CChain, block: RpcBlock): unknown {
+  let header = blockHeaders.get(block);
+  if (header === undefined) {
+    header = corethHeaderJson(chain.world, block, chain.corethExtra(Number(block.number)), chain.release);
+    blockHeaders.set(block, header);
+  }
+  return header;
+}
+
+/** The pending tx's full form; the last one read is kept, as the pool's listeners all run for one tx in turn. */
+function pendingTxOf(chain: CChain, hash: string, provider: Provider): Promise<unknown> {
+  const last = pendingTxs.get(chain);
+  if (last?.hash === hash) return last.tx;
+  const tx = chain
+    .call(provider, 'eth_getTransactionByHash', [hash])
+    .then((found) => withCorethSignature(pendingTransaction(found)));
+  pendingTxs.set(chain, { hash, tx });
+  return tx;
+}
+
 /** One connection: its subscriptions, removed from the chain when it closes. */
 function serveConnection(socket: WebSocket, chain: CChain): void {
   /** Each subscription's way to stop listening. */
@@ -130,18 +170,11 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
     if (subscriptions.size >= MAX_SUBSCRIPTIONS) throw new CallError(-32000, 'too many subscriptions');
     const id = `0x${randomBytes(16).toString('hex')}`;
     if (kind === 'newHeads') {
-      listen(id, chain.blockListeners, async (block) =>
-        notify(id, corethHeaderJson(chain.world, block, chain.corethExtra(Number(block.number)), chain.release)),
-      );
+      listen(id, chain.blockListeners, async (block) => notify(id, headerOf(chain, block)));
     } else if (kind === 'newPendingTransactions') {
       // NewPendingTransactions: each tx as the pool takes it, its hash or (fullTx) NewRPCTransaction's pending form.
       listen(id, chain.poolListeners, async (hash, provider) =>
-        notify(
-          id,
-          filter === true
-            ? withCorethSignature(pendingTransaction(await chain.call(provider, 'eth_getTransactionByHash', [hash])))
-            : hash,
-        ),
+        notify(id, filter === true ? await pendingTxOf(chain, hash, provider) : hash),
       );
     } else if (kind === 'newAcceptedTransactions') {
       // NewAcceptedTransactions: each tx of each accepted block, its hash or (fullTx) NewRPCTransaction's pending form.
@@ -153,7 +186,7 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
       // The filter as read above, matched as eth_getLogs' filters are (filterLogs): one reading, one matching.
       const logFilter = criteria as Criteria;
       listen(id, chain.blockListeners, async (block, provider) => {
-        const logs = (await chain.call(provider, 'eth_getLogs', [{ blockHash: block.hash }])) as RpcLog[];
+        const logs = await logsOf(chain, block, provider);
         for (const log of logs) if (matches(logFilter, log)) notify(id, corethHashes(chain, log));
       });
     }
