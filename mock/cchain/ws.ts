@@ -48,8 +48,8 @@ const WRITE_TIMEOUT_MS = 10_000;
  */
 const MAX_QUEUED_MESSAGES = 16;
 /**
- * Bytes waiting to reach a client's socket beyond which it is cut: the backlog notifications build up for a client
- * that stops reading, within the write timeout. Above the largest answer (a batch's 25 MB) so no answer alone hits it.
+ * Bytes waiting to reach a client's socket beyond which a notification cuts it: the backlog notifications build up
+ * for a client that stops reading, within the write timeout. Above a batch's largest answer (25 MB).
  */
 const MAX_BACKLOG_BYTES = 64 * 1024 * 1024;
 
@@ -136,8 +136,12 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
     listeners.add(listener);
     subscriptions.set(id, () => listeners.delete(listener));
   };
-  /** Sends `text`; resolves once it reached the socket, or the connection ended (cut if that took too long). */
-  const write = (text: string): Promise<void> =>
+  /**
+   * Sends `text`; resolves once it reached the socket, or the connection ended (cut if that took too long). A
+   * notification (`backlogged`) also ends a connection whose backlog has passed its bound: answers wait for each
+   * other, notifications cannot.
+   */
+  const write = (text: string, backlogged = false): Promise<void> =>
     new Promise((resolve) => {
       if (socket.readyState !== socket.OPEN) return resolve();
       const deadline = setTimeout(() => socket.terminate(), WRITE_TIMEOUT_MS);
@@ -145,10 +149,10 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
         clearTimeout(deadline);
         resolve();
       });
-      if (socket.bufferedAmount > MAX_BACKLOG_BYTES) socket.terminate();
+      if (backlogged && socket.bufferedAmount > MAX_BACKLOG_BYTES) socket.terminate();
     });
   const notify = (subscription: string, result: unknown) =>
-    void write(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result } }));
+    void write(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result } }), true);
   // handleSubscribe: the name (parseSubscriptionName), then the subscription's own arguments.
   const subscribe = async ({ params }: Call): Promise<string> => {
     if (!Array.isArray(params)) throw new CallError(-32602, 'non-array args');

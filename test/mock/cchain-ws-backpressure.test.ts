@@ -70,3 +70,40 @@ describe('a WebSocket client that stops reading', () => {
     expect(peak).toBeLessThan(120 * 1024 * 1024);
   }, 50_000);
 });
+
+describe('a WebSocket client subscribed 1,000 times that stops reading', () => {
+  it('is cut once its notifications back up past their bound, before they fill memory', async () => {
+    const hostile = await open();
+    let answered = 0;
+    const subscribed = new Promise<void>((resolve) =>
+      hostile.on('message', () => {
+        if (++answered === 1000) resolve();
+      }),
+    );
+    for (let id = 0; id < 1000; id++)
+      hostile.send(JSON.stringify({ jsonrpc: '2.0', id, method: 'eth_subscribe', params: ['newHeads'] }));
+    await subscribed;
+    (hostile as unknown as { _socket: { pause(): void } })._socket.pause();
+    const base = process.memoryUsage().rss;
+    let peak = 0;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss - base);
+    }, 20);
+    // 500 blocks, each a header to each of the 1,000 subscriptions: 500 MB of notifications unbounded.
+    const mined = await fetch(`${node.url}/ext/bc/C/rpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"hardhat_mine","params":["0x1f4"]}',
+    });
+    expect(await mined.json()).toMatchObject({ result: true });
+    const cut = new Promise<void>((resolve) => {
+      hostile.on('close', () => resolve());
+      hostile.on('error', () => resolve());
+    });
+    const poker = setInterval(() => hostile.readyState === hostile.OPEN && hostile.ping(), 250);
+    await cut;
+    clearInterval(poker);
+    clearInterval(sampler);
+    expect(peak).toBeLessThan(200 * 1024 * 1024);
+  }, 60_000);
+});
