@@ -1,6 +1,6 @@
 /**
  * npm run proxy -- --upstream <base URL> --port <port> [--spec <file|folder>]... [--host 127.0.0.1] [--record <dir>]
- *                  [--timeout-ms <n>] [--host-header <name>]
+ *                  [--timeout-ms <n>] [--answer-timeout-ms <n>] [--host-header <name>]
  * Forwards everything to the upstream node, logs each spec violation as it is found (and each method outside the
  * spec the first time it passes), and prints calls and violations per method on Ctrl-C (SIGINT) or SIGTERM. No line
  * it prints holds a value the spec marks x-sensitive.
@@ -17,6 +17,8 @@ const USAGE = `usage: npm run proxy -- --upstream <base URL, e.g. http://127.0.0
   --host <address>   address to listen on (default 127.0.0.1)
   --record <dir>     write each exchange to <dir>/<seq>-<method>.json (mode 0600, secrets redacted)
   --timeout-ms <n>   how long the upstream may stay silent before the caller gets 504 (default 30000)
+  --answer-timeout-ms <n>  how long a whole answer may take before the caller gets 504, or is cut once the answer
+                     has begun (default 120000)
   --host-header <h>  send this Host header upstream (default: the caller's, as sent)
   --max-connections <n>  caller connections held at once; one more gets 503 at once (default ${MAX_CONNECTIONS}:
                      with at most ${UPSTREAM_SOCKETS} sockets upstream, within ulimit -n 1024)`;
@@ -32,6 +34,7 @@ const args = parseCli('proxy', USAGE, {
   host: { type: 'string', default: '127.0.0.1' },
   record: { type: 'string' },
   'timeout-ms': { type: 'string', default: '30000' },
+  'answer-timeout-ms': { type: 'string', default: '120000' },
   'host-header': { type: 'string' },
   'max-connections': { type: 'string', default: String(MAX_CONNECTIONS) },
 });
@@ -41,6 +44,9 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) fail('--port must be a 
 const timeoutMs = Number(args['timeout-ms']);
 if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
   fail('--timeout-ms must be a positive whole number of milliseconds');
+const answerTimeoutMs = Number(args['answer-timeout-ms']);
+if (!Number.isInteger(answerTimeoutMs) || answerTimeoutMs <= 0)
+  fail('--answer-timeout-ms must be a positive whole number of milliseconds');
 const maxConnections = Number(args['max-connections']);
 if (!Number.isInteger(maxConnections) || maxConnections <= 0) fail('--max-connections must be a positive whole number');
 const validator = await loadValidator('proxy', args.spec);
@@ -53,6 +59,7 @@ try {
     port,
     host: args.host,
     timeoutMs,
+    answerTimeoutMs,
     maxConnections,
     ...(args.record ? { record: args.record } : {}),
     ...(args['host-header'] ? { hostHeader: args['host-header'] } : {}),

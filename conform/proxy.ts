@@ -54,6 +54,13 @@ export interface ProxyOptions {
    * Milliseconds the upstream may stay silent (before and while answering) before the caller gets 504. Default 30 s.
    */
   timeoutMs?: number;
+  /**
+   * Milliseconds the whole answer may take, from the call sent upstream to the answer's last byte: past it the caller
+   * gets 504, or, once the answer has begun, its connection is cut. Bounds an upstream that keeps a call alive without
+   * ever finishing it (a byte now and then, endless 100 Continue heads), which the silence timeout never sees.
+   * Default 120 s: four times the node's --http-write-timeout, within which a real node ends every answer.
+   */
+  answerTimeoutMs?: number;
   /** The Host header to send upstream instead of the caller's. */
   hostHeader?: string;
   /** Request bodies larger than this are answered 413 (each is read whole before it goes upstream). Default 32 MiB. */
@@ -92,6 +99,8 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
   const recorder = options.record ? new TranscriptRecorder(options.record) : undefined;
   const redactor = new Redactor(options.validator.model);
   const timeoutMs = options.timeoutMs ?? 30_000;
+  const answerTimeoutMs = options.answerTimeoutMs ?? 120_000;
+  const where = `the upstream node at ${upstream.origin}${basePath}`;
   const internalError = (seq: number, what: string, error: unknown) => {
     // The error's name only: its message may quote the request, and with it a secret.
     options.onInternalError?.(
@@ -145,15 +154,25 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
       headers: endToEnd(req.rawHeaders, options.hostHeader) as unknown as OutgoingHttpHeaders,
       agent,
     });
-    let timedOut = false;
+    let timedOut: 'silent' | 'overdue' | undefined;
     // Idle time on the upstream socket, both before the answer starts and between its chunks.
     upstreamRequest.setTimeout(timeoutMs, () => {
-      timedOut = true;
+      timedOut = 'silent';
       upstreamRequest.destroy(new Error('timeout'));
     });
+    const overdue = setTimeout(() => {
+      timedOut = 'overdue';
+      const late = `${where} did not finish its answer within ${answerTimeoutMs / 1000} s`;
+      if (!res.headersSent) return upstreamRequest.destroy(new Error('overdue'));
+      stats.upstreamFailures += 1;
+      options.onUpstreamError?.(`the caller's connection cut: ${late}`);
+      upstreamRequest.destroy();
+      res.destroy();
+    }, answerTimeoutMs);
     let callerGone = false;
     upstreamRequest.end(body);
     res.on('close', () => {
+      clearTimeout(overdue);
       if (res.writableFinished) return;
       callerGone = true;
       upstreamRequest.destroy();
@@ -190,13 +209,14 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
           return;
         }
         stats.upstreamFailures += 1;
-        const [status, message] = timedOut
-          ? [504, `the upstream node at ${upstream.origin}${basePath} did not answer within ${timeoutMs / 1000} s`]
-          : [
-              502,
-              `the upstream node at ${upstream.origin}${basePath} could not be reached ` +
-                `(${error.code ?? error.message})`,
-            ];
+        const [status, message] =
+          timedOut === 'silent'
+            ? [504, `${where} did not answer within ${timeoutMs / 1000} s`]
+            : timedOut === 'overdue'
+              ? [504, `${where} did not finish its answer within ${answerTimeoutMs / 1000} s`]
+              : error.code?.startsWith('HPE_')
+                ? [502, `${where} answered something that is not HTTP (${error.code})`]
+                : [502, `${where} could not be reached (${error.code ?? error.message})`];
         options.onUpstreamError?.(`${status} to the caller: ${message}`);
         res
           .writeHead(status, { 'content-type': 'text/plain; charset=utf-8' })

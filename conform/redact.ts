@@ -46,11 +46,18 @@ export interface RequestReading {
   secrets?: MethodSecrets;
   /** Whether the answer may carry a secret the redactor cannot locate: a non-JSON answer is then not recorded. */
   secretive: boolean;
+  /**
+   * When the body is not exactly one request: the secrets of the answers, by the id (as JSON) of each call whose
+   * result holds one. The node still runs each call of a batch, and the first value of a body with more after it.
+   */
+  results?: Map<string, SecretShape>;
 }
 
 type Obj = Record<string, unknown>;
 const isParams = goFoldMatcher('params');
 const isMethod = goFoldMatcher('method');
+const isId = goFoldMatcher('id');
+const WHOLLY_SECRET: SecretShape = { secret: true, properties: [], items: [] };
 
 export class Redactor {
   /** Methods with secrets, by the name the node resolves them to. */
@@ -92,8 +99,9 @@ export class Redactor {
       return this.notOneRequest(body);
     }
     if (Array.isArray(value)) {
+      const results = this.secretResults(value);
       for (const call of value) if (isObject(call)) this.withoutParams(call);
-      return { json: value.map(redactString), note: NOT_ONE_REQUEST, secretive: true };
+      return { json: value.map(redactString), note: NOT_ONE_REQUEST, secretive: true, ...results };
     }
     if (!isObject(value)) return { json: redactString(value), secretive: typeof value === 'string' };
     const method = lastValue(value, isMethod);
@@ -145,10 +153,11 @@ export class Redactor {
   response(reading: RequestReading, body: unknown): unknown {
     for (const answer of Array.isArray(body) ? body : [body]) {
       if (!isObject(answer)) continue;
+      const result = reading.secrets?.result ?? reading.results?.get(JSON.stringify(lastValue(answer, isId) ?? null));
       for (const key of Object.keys(answer)) {
         // gorilla/rpc answers a request it cannot decode with the request itself as the error's data.
         if (key === 'error' && isObject(answer.error) && answer.error.data != null) answer.error.data = REDACTED;
-        if (key === 'result' && reading.secrets) answer.result = this.redact(answer.result, reading.secrets.result);
+        if (key === 'result' && result) answer.result = this.redact(answer.result, result);
       }
       this.redactNames(answer);
     }
@@ -187,6 +196,7 @@ export class Redactor {
       return { note: NOT_JSON, secretive: true };
     }
     const calls = Array.isArray(value) ? value : [value];
+    const results = this.secretResults(calls);
     for (const call of calls) if (isObject(call)) this.withoutParams(call);
     const method = isObject(value) ? lastValue(value, isMethod) : undefined;
     return {
@@ -194,7 +204,33 @@ export class Redactor {
       json: Array.isArray(value) ? value.map(redactString) : redactString(value),
       note: NOT_ONE_REQUEST,
       secretive: true,
+      ...results,
     };
+  }
+
+  /**
+   * The secrets of the results `calls` ask for, by each call's id as JSON (ids matched as geth's decoder matches the
+   * key); two calls of one id, the second with a secret result, make the answers of that id secret whole.
+   */
+  private secretResults(calls: unknown[]): { results?: Map<string, SecretShape> } {
+    const results = new Map<string, SecretShape>();
+    for (const call of calls) {
+      if (!isObject(call)) continue;
+      const shape = this.resultSecrets(lastValue(call, isMethod));
+      if (!shape) continue;
+      const id = JSON.stringify(lastValue(call, isId) ?? null);
+      results.set(id, results.has(id) ? WHOLLY_SECRET : shape);
+    }
+    return results.size > 0 ? { results } : {};
+  }
+
+  /** Where the result of a call of `method` holds secrets, as a single request of it is redacted; else undefined. */
+  private resultSecrets(method: unknown): SecretShape | undefined {
+    if (typeof method !== 'string') return undefined;
+    const resolved = this.resolve(method);
+    const secrets = resolved === undefined ? undefined : this.methods.get(resolved);
+    if (secrets) return secrets.result;
+    return CORETH_PERSONAL_SECRETS.get(method)?.result ? WHOLLY_SECRET : undefined;
   }
 
   private withoutParams(call: Obj): void {

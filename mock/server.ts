@@ -2,7 +2,8 @@
  * The mock node's HTTP server: node:http with its limits set to what AvalancheGo's Go net/http server does, and Go's
  * refusal texts where node:http would answer in its own words. A request not read within the read timeout (30 s,
  * the node's --http-read-timeout) is cut without an answer, as Go cuts it (node:http would send 408); a keep-alive
- * connection idle for 120 s (--http-idle-timeout) is closed; a head over 1 MiB (Go's MaxHeaderBytes) gets 431.
+ * connection idle for 120 s (--http-idle-timeout) is closed; a head over 1 MiB (Go's MaxHeaderBytes) gets 431; an
+ * answer the client does not take within 30 s (--http-write-timeout) ends its connection.
  */
 import type { IncomingMessage, RequestListener, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -18,6 +19,13 @@ export interface ServeOptions {
   readTimeoutMs?: number;
   /** Time a keep-alive connection may wait for its next request. Default 120 s. */
   idleTimeoutMs?: number;
+  /**
+   * Time an answer may take to reach the client's socket, as Go's WriteTimeout. Default 30 s. Go counts it from the
+   * request's head, so a handler that runs longer loses its answer; here it counts from the answer's end, so a slow
+   * call of the mock's own (a fork's first read, a large state load) is not cut: it bounds only a client that stops
+   * reading, which would otherwise hold its answer in memory for as long as it keeps the connection.
+   */
+  writeTimeoutMs?: number;
 }
 
 export interface HttpServer {
@@ -77,6 +85,7 @@ function requestProblem(req: IncomingMessage): [number, string] | undefined {
 
 export function createHttpServer(listener: RequestListener, options: ServeOptions = {}): Server {
   const readTimeout = options.readTimeoutMs ?? 30_000;
+  const writeTimeout = options.writeTimeoutMs ?? 30_000;
   const server = createServer(
     {
       maxHeaderSize: options.maxHeaderBytes ?? 1024 * 1024,
@@ -93,6 +102,12 @@ export function createHttpServer(listener: RequestListener, options: ServeOption
         req.resume();
         return refuse(req.socket, ...problem);
       }
+      // 'prefinish': the whole answer handed to the socket's buffer; 'finish': written out to the OS.
+      res.once('prefinish', () => {
+        const deadline = setTimeout(() => req.socket.destroy(), writeTimeout);
+        res.once('finish', () => clearTimeout(deadline));
+        res.once('close', () => clearTimeout(deadline));
+      });
       listener(req, res);
     },
   );

@@ -33,7 +33,7 @@ import { pricedOf, tipRefusal } from './min-tip.ts';
 import { ethChecksum } from '../engine/dev.ts';
 import { stringifyJson } from '../../generators/common/json.ts';
 import { documented, refusedParams, unservedMethods } from './params.ts';
-import { refusedTransactionArgs, withCallGas } from './transaction-args.ts';
+import { knownTransactionArgs, refusedTransactionArgs, withCallGas } from './transaction-args.ts';
 import { answerDevMethod } from './dev-rpc.ts';
 import { storageKeys } from './storage-keys.ts';
 import { uncleMethods } from './uncles.ts';
@@ -210,6 +210,7 @@ async function answerOne(
     refusedTransactionArgs(method, params) ??
     refusedStateOverride(method, params);
   if (refused !== undefined) return errorJson(id, -32602, refused);
+  params = knownTransactionArgs(method, params);
   const [signed] = Array.isArray(params) ? params : [];
   const undecoded = method === 'eth_sendRawTransaction' && typeof signed === 'string' && submitRefusal(signed);
   if (undecoded) return errorJson(id, -32000, undecoded);

@@ -133,6 +133,39 @@ export function refusedTransactionArgs(method: string, params: unknown): string 
   return refusedStruct(0, 'TransactionArgs', FIELDS, args);
 }
 
+/** TransactionArgs' blob sidecar fields, which FIELDS leaves to the engine to refuse. */
+const BLOB_FIELDS = ['blobVersionedHashes', 'blobs', 'commitments', 'proofs'];
+const CANONICAL = new Map<string, string>([
+  ...Object.entries(FIELDS).map(([lower, [name]]): [string, string] => [lower, name]),
+  ...BLOB_FIELDS.map((name): [string, string] => [name.toLowerCase(), name]),
+]);
+
+/**
+ * The params with the transaction object as Go's decoder leaves TransactionArgs: each field under its own name with
+ * the last value written under any case of it (a null unsets it), every other key dropped. A caller's 100,000 unknown
+ * keys, which Go skips, would otherwise be copied at each step of the call (copies of objects that large take time
+ * growing faster than their size). `params` have passed refusedTransactionArgs.
+ */
+export function knownTransactionArgs(method: string, params: unknown): unknown {
+  if (!TAKING_ARGS.has(method) || !Array.isArray(params)) return params;
+  const [args, ...rest] = params as unknown[];
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return params;
+  const fields = new Map<string, unknown>();
+  let changed = false;
+  for (const key in args) {
+    const name = CANONICAL.get(key.toLowerCase());
+    if (name !== key) changed = true;
+    if (name === undefined) continue;
+    const value = (args as Record<string, unknown>)[key];
+    // Deleted first, so the field takes the place of its last writing, as Go's struct holds only that one.
+    fields.delete(name);
+    if (value === null) changed = true;
+    else fields.set(name, value);
+  }
+  if (!changed && fields.size === Object.keys(args).length) return params;
+  return [Object.fromEntries(fields), ...rest];
+}
+
 /** coreth's rpc-gas-cap default (plugin/evm/config/default_config.go:41). */
 export const RPC_GAS_CAP = 50_000_000n;
 

@@ -11,11 +11,13 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
+import type { Provider } from '@nomicfoundation/edr';
 import type { RawData, WebSocket, WebSocketServer } from 'ws';
 import { compareVersions } from '../../generators/common/versions.ts';
 import { goQuote } from '../../runtime/server/encode.ts';
 import { GoSyntaxError, parseFirstValue } from '../../runtime/server/json.ts';
 import { corethHashes } from './block-hashes.ts';
+import type { RpcBlock } from './blocks.ts';
 import { corethHeaderJson } from './coreth-block.ts';
 import type { CChain } from './evm.ts';
 import { type Criteria, type RpcLog, matches, readCriteria } from './filter-criteria.ts';
@@ -34,6 +36,22 @@ const MAX_SUBSCRIPTIONS = 1000;
  * one is cut, so a client that stops reading, or trickles a message, does not hold its socket for ever.
  */
 const PING_INTERVAL_MS = 30_000;
+/**
+ * geth's defaultWriteTimeout (rpc/json.go): a message not handed to the client's socket within 10 s ends the
+ * connection. Go's write blocks; here the message would wait in memory, so a client that stops reading is cut as
+ * Go cuts it, before its answers pile up.
+ */
+const WRITE_TIMEOUT_MS = 10_000;
+/**
+ * Messages read and not yet answered, beyond which the socket is no longer read until they are (TCP then holds the
+ * client back): a client flooding 32 MiB messages faster than they are answered holds no more than this many.
+ */
+const MAX_QUEUED_MESSAGES = 16;
+/**
+ * Bytes waiting to reach a client's socket beyond which a notification cuts it: the backlog notifications build up
+ * for a client that stops reading, within the write timeout. Above a batch's largest answer (25 MB).
+ */
+const MAX_BACKLOG_BYTES = 64 * 1024 * 1024;
 
 type Call = { params?: unknown };
 
@@ -72,6 +90,44 @@ function refusedFullTx(params: unknown[], release: string | undefined): string |
   return `invalid argument 1: json: cannot unmarshal ${jsonKind(fullTx)} into Go value of type bool`;
 }
 
+/**
+ * What a block or a pending tx gives every subscription, read once for all of them on every connection, as geth's
+ * filter system reads each event once and hands it to each subscriber: a read per subscription made the engine read a
+ * block's logs 1,000 times per connection subscribed 1,000 times, and every block waited for them all.
+ */
+const blockLogs = new WeakMap<object, Promise<RpcLog[]>>();
+const blockHeaders = new WeakMap<object, unknown>();
+const pendingTxs = new WeakMap<CChain, { hash: string; tx: Promise<unknown> }>();
+
+function logsOf(chain: CChain, block: RpcBlock, provider: Provider): Promise<RpcLog[]> {
+  let logs = blockLogs.get(block);
+  if (!logs) {
+    logs = chain.call(provider, 'eth_getLogs', [{ blockHash: block.hash }]) as Promise<RpcLog[]>;
+    blockLogs.set(block, logs);
+  }
+  return logs;
+}
+
+function headerOf(chain: CChain, block: RpcBlock): unknown {
+  let header = blockHeaders.get(block);
+  if (header === undefined) {
+    header = corethHeaderJson(chain.world, block, chain.corethExtra(Number(block.number)), chain.release);
+    blockHeaders.set(block, header);
+  }
+  return header;
+}
+
+/** The pending tx's full form; the last one read is kept, as the pool's listeners all run for one tx in turn. */
+function pendingTxOf(chain: CChain, hash: string, provider: Provider): Promise<unknown> {
+  const last = pendingTxs.get(chain);
+  if (last?.hash === hash) return last.tx;
+  const tx = chain
+    .call(provider, 'eth_getTransactionByHash', [hash])
+    .then((found) => withCorethSignature(pendingTransaction(found)));
+  pendingTxs.set(chain, { hash, tx });
+  return tx;
+}
+
 /** One connection: its subscriptions, removed from the chain when it closes. */
 function serveConnection(socket: WebSocket, chain: CChain): void {
   /** Each subscription's way to stop listening. */
@@ -80,10 +136,23 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
     listeners.add(listener);
     subscriptions.set(id, () => listeners.delete(listener));
   };
-  const notify = (subscription: string, result: unknown) => {
-    if (socket.readyState === socket.OPEN)
-      socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result } }));
-  };
+  /**
+   * Sends `text`; resolves once it reached the socket, or the connection ended (cut if that took too long). A
+   * notification (`backlogged`) also ends a connection whose backlog has passed its bound: answers wait for each
+   * other, notifications cannot.
+   */
+  const write = (text: string, backlogged = false): Promise<void> =>
+    new Promise((resolve) => {
+      if (socket.readyState !== socket.OPEN) return resolve();
+      const deadline = setTimeout(() => socket.terminate(), WRITE_TIMEOUT_MS);
+      socket.send(text, () => {
+        clearTimeout(deadline);
+        resolve();
+      });
+      if (backlogged && socket.bufferedAmount > MAX_BACKLOG_BYTES) socket.terminate();
+    });
+  const notify = (subscription: string, result: unknown) =>
+    void write(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result } }), true);
   // handleSubscribe: the name (parseSubscriptionName), then the subscription's own arguments.
   const subscribe = async ({ params }: Call): Promise<string> => {
     if (!Array.isArray(params)) throw new CallError(-32602, 'non-array args');
@@ -105,18 +174,11 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
     if (subscriptions.size >= MAX_SUBSCRIPTIONS) throw new CallError(-32000, 'too many subscriptions');
     const id = `0x${randomBytes(16).toString('hex')}`;
     if (kind === 'newHeads') {
-      listen(id, chain.blockListeners, async (block) =>
-        notify(id, corethHeaderJson(chain.world, block, chain.corethExtra(Number(block.number)), chain.release)),
-      );
+      listen(id, chain.blockListeners, async (block) => notify(id, headerOf(chain, block)));
     } else if (kind === 'newPendingTransactions') {
       // NewPendingTransactions: each tx as the pool takes it, its hash or (fullTx) NewRPCTransaction's pending form.
       listen(id, chain.poolListeners, async (hash, provider) =>
-        notify(
-          id,
-          filter === true
-            ? withCorethSignature(pendingTransaction(await chain.call(provider, 'eth_getTransactionByHash', [hash])))
-            : hash,
-        ),
+        notify(id, filter === true ? await pendingTxOf(chain, hash, provider) : hash),
       );
     } else if (kind === 'newAcceptedTransactions') {
       // NewAcceptedTransactions: each tx of each accepted block, its hash or (fullTx) NewRPCTransaction's pending form.
@@ -128,7 +190,7 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
       // The filter as read above, matched as eth_getLogs' filters are (filterLogs): one reading, one matching.
       const logFilter = criteria as Criteria;
       listen(id, chain.blockListeners, async (block, provider) => {
-        const logs = (await chain.call(provider, 'eth_getLogs', [{ blockHash: block.hash }])) as RpcLog[];
+        const logs = await logsOf(chain, block, provider);
         for (const log of logs) if (matches(logFilter, log)) notify(id, corethHashes(chain, log));
       });
     }
@@ -177,25 +239,32 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
     }
     return { answer: (await answerParsed(bytes, parsed, serve)) || undefined };
   };
-  // Messages are answered in order, one at a time, as the engine's queue takes them.
+  // Messages are answered in order, one at a time, as the engine's queue takes them; the next once the last answer
+  // reached the socket, as Go's blocking write holds its handler.
   let tail: Promise<unknown> = Promise.resolve();
+  let queued = 0;
   socket.on('message', (data: RawData) => {
     const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
+    if (++queued > MAX_QUEUED_MESSAGES) socket.pause();
     tail = tail
       .then(async () => {
         if (socket.readyState !== socket.OPEN) return;
         const { answer, close } = await answerMessage(bytes);
-        if (answer !== undefined) socket.send(answer, close ? () => socket.terminate() : undefined);
-        else if (close) socket.terminate();
+        if (answer !== undefined) await write(answer);
+        if (close) socket.terminate();
       })
-      .catch(() => socket.terminate());
+      .catch(() => socket.terminate())
+      .finally(() => {
+        if (--queued <= MAX_QUEUED_MESSAGES && socket.isPaused) socket.resume();
+      });
   });
   let answered = true;
   socket.on('pong', () => {
     answered = true;
   });
   const pinger = setInterval(() => {
-    if (!answered) return socket.terminate();
+    // A pong waits unread behind the messages while the socket is paused: the wait is the node's, not the client's.
+    if (!answered && !socket.isPaused) return socket.terminate();
     answered = false;
     socket.ping();
   }, PING_INTERVAL_MS).unref();

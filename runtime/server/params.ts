@@ -124,8 +124,24 @@ function foldObject(value: Record<string, unknown>, shape: Shape): Record<string
   return value;
 }
 
+/**
+ * The declared property a key names, looked up in a Map: a freshly folded key looked up on the properties object is
+ * interned by V8 first, and a caller's million unknown keys filled its string table (seconds of one request).
+ */
+const propertyMaps = new WeakMap<Record<string, PropertyShape>, Map<string, PropertyShape>>();
+function declaredBy(shape: Shape, key: string): PropertyShape | undefined {
+  const properties = shape.properties;
+  if (properties === undefined) return undefined;
+  let map = propertyMaps.get(properties);
+  if (map === undefined) {
+    map = new Map(Object.entries(properties));
+    propertyMaps.set(properties, map);
+  }
+  return map.get(foldKey(key));
+}
+
 function keptAsIs(key: string, child: unknown, shape: Shape): boolean {
-  const declared = shape.properties?.[foldKey(key)];
+  const declared = declaredBy(shape, key);
   if (declared)
     return (
       declared.name === key &&
@@ -139,7 +155,7 @@ function copyObject(value: Record<string, unknown>, shape: Shape): Record<string
   const out: Record<string, unknown> = {};
   for (const key in value) {
     const child = value[key];
-    const declared = shape.properties?.[foldKey(key)];
+    const declared = declaredBy(shape, key);
     if (declared) {
       if (child !== null || declared.nullable) setMember(out, declared.name, foldValue(child, declared.shape));
     } else if (shape.values) setMember(out, key, foldValue(child, shape.values));

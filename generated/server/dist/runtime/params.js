@@ -85,8 +85,23 @@ function foldObject(value, shape) {
   for (const key in value) if (!keptAsIs(key, value[key], shape)) return copyObject(value, shape);
   return value;
 }
+/**
+ * The declared property a key names, looked up in a Map: a freshly folded key looked up on the properties object is
+ * interned by V8 first, and a caller's million unknown keys filled its string table (seconds of one request).
+ */
+const propertyMaps = new WeakMap();
+function declaredBy(shape, key) {
+  const properties = shape.properties;
+  if (properties === undefined) return undefined;
+  let map = propertyMaps.get(properties);
+  if (map === undefined) {
+    map = new Map(Object.entries(properties));
+    propertyMaps.set(properties, map);
+  }
+  return map.get(foldKey(key));
+}
 function keptAsIs(key, child, shape) {
-  const declared = shape.properties?.[foldKey(key)];
+  const declared = declaredBy(shape, key);
   if (declared)
     return (
       declared.name === key &&
@@ -99,7 +114,7 @@ function copyObject(value, shape) {
   const out = {};
   for (const key in value) {
     const child = value[key];
-    const declared = shape.properties?.[foldKey(key)];
+    const declared = declaredBy(shape, key);
     if (declared) {
       if (child !== null || declared.nullable) setMember(out, declared.name, foldValue(child, declared.shape));
     } else if (shape.values) setMember(out, key, foldValue(child, shape.values));
