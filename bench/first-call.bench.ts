@@ -126,7 +126,7 @@ function runs(mode: string): Times[] {
 
 const IDLE = '(idle steps, from start-up)';
 
-function report(label: string, all: Times[]): void {
+function report(label: string, all: Times[], perMethod = false): void {
   const names = Object.keys(all[0]!).filter((name) => name !== IDLE);
   const [first, ...rest] = names;
   for (const key of ['ms', 'cpuMs'] as const) {
@@ -148,15 +148,31 @@ function report(label: string, all: Times[]): void {
     if (all[0]![IDLE])
       console.log(`  the idle steps took ${median(all.map((t) => t[IDLE]![key])).toFixed(0)} ms from start-up`);
   }
+  // Every method's figure, so that each can be checked against the target: wall / CPU ms, medians.
+  if (perMethod)
+    console.log(
+      `  each method, first call less the second, wall / CPU ms (medians of ${PROCESSES}):\n` +
+        names
+          .map((name) => {
+            const of = (key: 'ms' | 'cpuMs') => median(all.map((t) => t[name]![key])).toFixed(1);
+            return `    ${name} ${of('ms')} / ${of('cpuMs')}`;
+          })
+          .join('\n'),
+    );
 }
 
 export default async function bench(): Promise<void> {
-  report('first call over HTTP, back to back, less the second call', runs('http'));
-  report('first call over HTTP, 20 ms between methods, less the second call', runs('http-spaced'));
-  report('first params check, server package alone', runs('validators'));
+  // `npm run bench -- first-call idle` runs the mode the target is checked in alone.
+  const only = process.argv[3];
+  if (only !== 'idle') {
+    report('first call over HTTP, back to back, less the second call', runs('http'), true);
+    report('first call over HTTP, 20 ms between methods, less the second call', runs('http-spaced'));
+    report('first params check, server package alone', runs('validators'));
+  }
   report(
     'first call over HTTP, back to back after idling from start-up until its idle steps were taken, less the second',
     runs('http-idle'),
+    true,
   );
 }
 
