@@ -21,6 +21,7 @@ import type { Mining } from './engine/engine.ts';
 import { lazyEndpoint } from './lazy-cchain.ts';
 import { serveDevMethods } from './cchain/dev-rpc.ts';
 import { whenIdle } from './when-idle.ts';
+import { containerSteps } from './world/indexer.ts';
 
 export interface MockNodeOptions {
   /** Serve `/ext/admin` (the node's default is off; the mock's is on). */
@@ -315,6 +316,7 @@ export async function startMockNode(
     ...(makeAjv ? [makeAjv] : []),
     // The funded keys' addresses (mock/engine/dev.ts fundedAccount), remembered once derived.
     ...(served.has('dev') ? [() => node.state.dev.listAccounts()] : []),
+    ...(served.has('indexer') ? containerSteps(node.world) : []),
     ...(served.has('c-avax') ? node.state.cChain.idleSteps() : []),
     ...validators,
     ...node.idleSteps,
