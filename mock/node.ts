@@ -20,7 +20,7 @@ import { remembered } from './world/reads.ts';
 import type { Mining } from './engine/engine.ts';
 import { lazyEndpoint } from './lazy-cchain.ts';
 import { serveDevMethods } from './cchain/dev-rpc.ts';
-import { whenIdle } from './when-idle.ts';
+import { patternSteps, whenIdle } from './when-idle.ts';
 import { containerSteps } from './world/indexer.ts';
 
 export interface MockNodeOptions {
@@ -319,6 +319,7 @@ export async function startMockNode(
     ...(served.has('indexer') ? containerSteps(node.world) : []),
     ...(served.has('c-avax') ? node.state.cChain.idleSteps() : []),
     ...validators,
+    ...patternSteps([...served].map((name) => ENDPOINTS[name].document)),
     ...node.idleSteps,
   ]);
   const { server, close } = await serveHttp(
