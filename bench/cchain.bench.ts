@@ -10,6 +10,7 @@
 import { fork } from 'node:child_process';
 import { startMockNode } from '../mock/node.ts';
 import { EWOQ_PRIVATE_KEY } from '../mock/world/networks.ts';
+import { type Post, fetchPost, httpPost, sendThrough } from './http-post.ts';
 import { median } from './median.ts';
 
 // The clients' libraries are loaded by the parent only, so that the child's RSS is the node's.
@@ -30,16 +31,7 @@ export type Clients = Awaited<ReturnType<typeof clients>>;
 
 const ms = (start: number) => performance.now() - start;
 
-const post = async (url: string, method: string, params: unknown) => {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await res.json()) as { result?: unknown; error?: { message: string } };
-  if (body.error) throw new Error(body.error.message);
-  return body.result;
-};
+const post = fetchPost;
 
 async function startUps(): Promise<void> {
   const starts: number[] = [];
@@ -92,21 +84,24 @@ type Timed = <T>(call: () => Promise<T>) => Promise<T>;
 
 /**
  * One atomic C → P round trip per call: the EVM nonce and base fee, an export on C to P, P's UTXOs from C and fee
- * state, an import on P; both txs built and signed with avalanchejs between the calls.
+ * state, an import on P; both txs built and signed with avalanchejs between the calls, its API classes sending them
+ * through `call` (./http-post.ts: `fetch`, as avalanchejs does, or node:http).
  */
 export async function tripper(
   url: string,
   lib: Clients,
+  call: Post = fetchPost,
 ): Promise<(timed: Timed) => Promise<{ exported: string; imported: string }>> {
   const { Context, addTxSignatures, evm, pvm, utils, EWOQ, EWOQ_SHORT, EWOQ_EVM } = lib;
   const ctx = await Context.getContextFromURI(url);
   const p = new pvm.PVMApi(url);
   const c = new evm.EVMApi(url);
+  if (call !== fetchPost) for (const api of [p, c, c.ethAPI]) sendThrough(api, call);
   const pAddress = `P-${utils.formatBech32(ctx.hrp, EWOQ_SHORT)}`;
   const evmAddress = `0x${Buffer.from(EWOQ_EVM).toString('hex')}`;
   return async (timed) => {
     const nonce = BigInt(
-      (await timed(() => post(`${url}/ext/bc/C/rpc`, 'eth_getTransactionCount', [evmAddress, 'latest']))) as string,
+      (await timed(() => call(`${url}/ext/bc/C/rpc`, 'eth_getTransactionCount', [evmAddress, 'latest']))) as string,
     );
     const baseFee = ((await timed(() => c.getBaseFee())) + 999_999_999n) / 1_000_000_000n;
     const exported = evm.newExportTxFromBaseFee(ctx, baseFee, AMOUNT, ctx.pBlockchainID, EWOQ_EVM, [EWOQ_SHORT], nonce);
@@ -130,27 +125,36 @@ export async function tripper(
   };
 }
 
+type NodeFigures = { cpu: number; perRequest: number[]; wallPerRequest: number[] };
+
+/** One transport's figures, per trip after the warm-up. */
+class TripFigures {
+  readonly total: number[] = [];
+  readonly mock: number[] = [];
+  // The two issueTx calls alone: export on C and import on P, each from issue to accepted (checked below).
+  readonly issued: number[] = [];
+  // The client's CPU time per trip outside the calls (avalanchejs building and signing both txs), and in them.
+  readonly signing: number[] = [];
+  readonly clientInCalls: number[] = [];
+  // Per call: its wall time and the client's own CPU time in it (fetch, avalanchejs' parsing).
+  readonly calls: Array<{ wall: number[]; client: number[] }> = [];
+  last = { exported: '', imported: '' };
+}
+
 /**
- * The round trips' figures over the rounds after the warm-up; `node.cpu` reads the node's CPU time (ms) before and after
- * them, `node.memory` gives its RSS at the end of the warm-up (after as many calls as this bench made before it had more
- * rounds, so that the figure compares with the earlier ones).
+ * The round trips' figures over the rounds after the warm-up, each round one trip through each transport in turn (so
+ * that the host's load falls on both alike); `node.cpu` reads the node's CPU time (ms) and each request's CPU and wall
+ * time since the last reading, `node.memory` gives its RSS at the end of the warm-up (after as many calls as this bench
+ * made before it had more rounds, so that the figure compares with the earlier ones).
  */
 async function roundTrips(
   url: string,
   lib: Clients,
-  node: { cpu(): Promise<{ cpu: number; perRequest: number[] }>; memory(): Promise<void> },
+  transports: ReadonlyArray<{ name: string; call: Post }>,
+  node: { cpu(): Promise<NodeFigures>; memory(): Promise<void> },
 ): Promise<void> {
-  const trip = await tripper(url, lib);
-  const total: number[] = [];
-  const mock: number[] = [];
-  // The two issueTx calls alone: export on C and import on P, each from issue to accepted (checked below).
-  const issued: number[] = [];
-  // The client's CPU time per trip outside the calls (avalanchejs building and signing both txs), and in them.
-  const signing: number[] = [];
-  const clientInCalls: number[] = [];
-  let last = { exported: '', imported: '' };
-  // Per call, after the warm-up: its wall time and the client's own CPU time in it (fetch, avalanchejs' parsing).
-  const calls: Array<{ wall: number[]; client: number[] }> = [];
+  const trips = await Promise.all(transports.map(({ call }) => tripper(url, lib, call)));
+  const figures = transports.map(() => new TripFigures());
   const rounds = 100;
   const warmUp = 25;
   let cpuAtStart = 0;
@@ -159,64 +163,92 @@ async function roundTrips(
       await node.memory();
       cpuAtStart = (await node.cpu()).cpu;
     }
-    const started = performance.now();
-    const cpuStarted = process.cpuUsage();
-    let inMock = 0;
-    let inCalls = 0;
-    const walls: number[] = [];
-    let index = 0;
-    last = await trip(async <T>(call: () => Promise<T>): Promise<T> => {
-      const at = performance.now();
-      const cpuAt = process.cpuUsage();
-      const result = await call();
-      const { user, system } = process.cpuUsage(cpuAt);
-      inMock += ms(at);
-      inCalls += (user + system) / 1000;
-      walls.push(ms(at));
-      if (i >= warmUp) {
-        const figures = (calls[index++] ??= { wall: [], client: [] });
-        figures.wall.push(ms(at));
-        figures.client.push((user + system) / 1000);
-      }
-      return result;
-    });
-    const { user, system } = process.cpuUsage(cpuStarted);
-    total.push(ms(started));
-    mock.push(inMock);
-    issued.push(walls[2]! + walls[5]!);
-    signing.push((user + system) / 1000 - inCalls);
-    clientInCalls.push(inCalls);
+    for (const [t, trip] of trips.entries()) {
+      const f = figures[t]!;
+      const started = performance.now();
+      const cpuStarted = process.cpuUsage();
+      let inMock = 0;
+      let inCalls = 0;
+      const walls: number[] = [];
+      let index = 0;
+      f.last = await trip(async <T>(call: () => Promise<T>): Promise<T> => {
+        const at = performance.now();
+        const cpuAt = process.cpuUsage();
+        const result = await call();
+        const { user, system } = process.cpuUsage(cpuAt);
+        inMock += ms(at);
+        inCalls += (user + system) / 1000;
+        walls.push(ms(at));
+        const perCall = (f.calls[index++] ??= { wall: [], client: [] });
+        if (i >= warmUp) {
+          perCall.wall.push(ms(at));
+          perCall.client.push((user + system) / 1000);
+        }
+        return result;
+      });
+      if (i < warmUp) continue;
+      const { user, system } = process.cpuUsage(cpuStarted);
+      f.total.push(ms(started));
+      f.mock.push(inMock);
+      f.issued.push(walls[2]! + walls[5]!);
+      f.signing.push((user + system) / 1000 - inCalls);
+      f.clientInCalls.push(inCalls);
+    }
   }
   // Each issueTx answers once its tx is accepted (automine): the last trip's two are, before any other call.
-  const statuses = [
-    await post(`${url}/ext/bc/C/avax`, 'avax.getAtomicTxStatus', { txID: last.exported }),
-    await post(`${url}/ext/bc/P`, 'platform.getTxStatus', { txID: last.imported }),
-  ] as Array<{ status: string }>;
-  // The P-Chain says Committed of an accepted tx (vms/platformvm/status), the C-Chain's atomic API Accepted.
-  if (statuses[0]?.status !== 'Accepted' || statuses[1]?.status !== 'Committed')
-    throw new Error(`a round trip's txs were not accepted when answered: ${JSON.stringify(statuses)}`);
+  for (const { last } of figures) {
+    const statuses = [
+      await post(`${url}/ext/bc/C/avax`, 'avax.getAtomicTxStatus', { txID: last.exported }),
+      await post(`${url}/ext/bc/P`, 'platform.getTxStatus', { txID: last.imported }),
+    ] as Array<{ status: string }>;
+    // The P-Chain says Committed of an accepted tx (vms/platformvm/status), the C-Chain's atomic API Accepted.
+    if (statuses[0]?.status !== 'Accepted' || statuses[1]?.status !== 'Committed')
+      throw new Error(`a round trip's txs were not accepted when answered: ${JSON.stringify(statuses)}`);
+  }
   const atEnd = await node.cpu();
-  const nodeCpu = (atEnd.cpu - cpuAtStart) / (rounds - warmUp);
-  const nodeCalls = calls.map((_, k) => atEnd.perRequest.filter((_, j) => j % calls.length === k));
+  const perTrip = figures[0]!.calls.length;
   console.log(
-    `atomic C → P round trip (nonce, base fee, export on C, getUTXOs, fee state, import on P): ` +
-      `${median(mock.slice(warmUp)).toFixed(2)} ms median in the mock's six calls (target <= 10); ` +
-      `${median(total.slice(warmUp)).toFixed(2)} ms with avalanchejs building and signing both txs; ` +
-      `${median(issued.slice(warmUp)).toFixed(2)} ms in the two issueTx calls alone (export on C and import on P, ` +
-      `each issue to accepted); the node's CPU time ${nodeCpu.toFixed(2)} ms per round trip (mean; every thread, ` +
-      `HTTP included); the client's CPU ${median(signing.slice(warmUp)).toFixed(2)} ms building and signing ` +
-      `(avalanchejs) and ${median(clientInCalls.slice(warmUp)).toFixed(2)} ms in the six calls (fetch, parsing)`,
+    `atomic C → P round trips (nonce, base fee, export on C, getUTXOs, fee state, import on P), ${rounds - warmUp} ` +
+      `through each client after ${warmUp}: the node's CPU time ${((atEnd.cpu - cpuAtStart) / ((rounds - warmUp) * trips.length)).toFixed(2)} ` +
+      'ms per round trip (mean; every thread, HTTP included)',
   );
   const column = (lists: number[][]) => lists.map((list) => median(list).toFixed(2)).join(' / ');
-  console.log(
-    `  per call (medians, ms): wall ${column(calls.map((c) => c.wall))}; the client's CPU in it ` +
-      `${column(calls.map((c) => c.client))}; the node's CPU from request to answer ${column(nodeCalls)}`,
-  );
+  for (const [t, { name }] of transports.entries()) {
+    const f = figures[t]!;
+    // The node's requests of this transport's trips (the status checks above come after them all).
+    const mine = (list: number[]) =>
+      Array.from({ length: perTrip }, (_, k) =>
+        list.filter((_, j) => j % perTrip === k && Math.floor(j / perTrip) % trips.length === t),
+      );
+    const nodeCalls = mine(atEnd.perRequest);
+    const nodeWalls = mine(atEnd.wallPerRequest);
+    const nodeWall = median(nodeWalls[0]!.map((_, j) => nodeWalls.reduce((sum, w) => sum + w[j]!, 0)));
+    console.log(
+      `- through ${name}: **${median(f.mock).toFixed(2)} ms** median in the mock's six calls (target <= 10); ` +
+        `${median(f.total).toFixed(2)} ms with avalanchejs building and signing both txs; ` +
+        `${median(f.issued).toFixed(2)} ms in the two issueTx calls alone (export on C and import on P, each issue to ` +
+        `accepted); the node's wall time from request to answer ${nodeWall.toFixed(2)} ms in the six; the client's CPU ` +
+        `${median(f.signing).toFixed(2)} ms building and signing (avalanchejs) and ` +
+        `${median(f.clientInCalls).toFixed(2)} ms in the six calls (${name}, parsing)`,
+    );
+    console.log(
+      `  per call (medians, ms): wall ${column(f.calls.map((c) => c.wall))}; the client's CPU in it ` +
+        `${column(f.calls.map((c) => c.client))}; the node's CPU from request to answer ${column(nodeCalls)}, ` +
+        `its wall time ${column(nodeWalls)}`,
+    );
+  }
 }
 
 const AMOUNT = 2_000_000_000n;
 
-type ChildAnswer = { url?: string; cpu?: number; rss?: number; rssReduced?: number; perRequest?: number[] };
+type ChildAnswer = {
+  url?: string;
+  cpu?: number;
+  rss?: number;
+  rssReduced?: number;
+  perRequest?: number[];
+  wallPerRequest?: number[];
+};
 
 /**
  * In the child: the node alone, so that its RSS is the node's; the parent calls it and asks for its CPU time, and its
@@ -229,16 +261,22 @@ async function child(): Promise<void> {
     const { user, system } = process.cpuUsage();
     return (user + system) / 1000;
   };
-  // Each request's CPU time from its arrival to its answer's last byte written, since the last 'cpu' question.
+  // Each request's CPU and wall time from its arrival to its answer's last byte written, since the last 'cpu' question.
   let perRequest: number[] = [];
+  let wallPerRequest: number[] = [];
   node.server.on('request', (_request, response) => {
     const at = cpuNow();
-    response.on('finish', () => perRequest.push(cpuNow() - at));
+    const wallAt = performance.now();
+    response.on('finish', () => {
+      perRequest.push(cpuNow() - at);
+      wallPerRequest.push(performance.now() - wallAt);
+    });
   });
   process.on('message', (message) => {
     if (message === 'cpu') {
-      process.send!({ cpu: cpuNow(), perRequest } satisfies ChildAnswer);
+      process.send!({ cpu: cpuNow(), perRequest, wallPerRequest } satisfies ChildAnswer);
       perRequest = [];
+      wallPerRequest = [];
     } else if (message === 'rss') {
       const gc = globalThis.gc as unknown as (options?: object) => void;
       gc();
@@ -269,10 +307,15 @@ export default async function bench(): Promise<void> {
   };
   const [{ url }, lib] = await Promise.all([next(), clients()]);
   await transfers(url!, lib);
-  await roundTrips(url!, lib, {
+  // As a wallet on avalanchejs sends them (fetch), and through node:http: what is left is the node's and the kernel's.
+  const transports = [
+    { name: 'fetch', call: fetchPost },
+    { name: 'node:http', call: httpPost() },
+  ];
+  await roundTrips(url!, lib, transports, {
     cpu: async () => {
-      const { cpu, perRequest } = await ask('cpu');
-      return { cpu: cpu!, perRequest: perRequest! };
+      const { cpu, perRequest, wallPerRequest } = await ask('cpu');
+      return { cpu: cpu!, perRequest: perRequest!, wallPerRequest: wallPerRequest! };
     },
     memory: async () => {
       const { rss, rssReduced } = await ask('rss');

@@ -13,14 +13,15 @@ import { inRange, newestSpecVersion, servedBy } from '../generators/model/versio
 import { serveHttp } from './server.ts';
 import { ENDPOINTS, type EndpointName, endpointModel, mockModel } from './spec.ts';
 import { MockState } from './state.ts';
-import { atRelease, zeroFilled } from './versions.ts';
+import { atRelease, prepareRelease, zeroFilled } from './versions.ts';
 import { type WorldOptions, buildWorld } from './world/genesis.ts';
 import type { World } from './world/world.ts';
 import { remembered } from './world/reads.ts';
 import type { Mining } from './engine/engine.ts';
 import { lazyEndpoint } from './lazy-cchain.ts';
 import { serveDevMethods } from './cchain/dev-rpc.ts';
-import { whenIdle } from './when-idle.ts';
+import { patternSteps, whenIdle } from './when-idle.ts';
+import { containerSteps } from './world/indexer.ts';
 
 export interface MockNodeOptions {
   /** Serve `/ext/admin` (the node's default is off; the mock's is on). */
@@ -58,6 +59,8 @@ export interface MockNode {
   nodeID: string;
   /** Endpoint paths served, e.g. `/ext/bc/X`, each with the endpoint's name. */
   routes: Map<string, EndpointName>;
+  /** What each method's first call would work out (its release's view, ./versions.ts), for the node to do while idle. */
+  idleSteps: Array<() => unknown>;
 }
 
 /**
@@ -131,6 +134,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
     const key = `${name} ${scopeOf(name, path, world) ?? ''}`;
     scopes.set(key, [...(scopes.get(key) ?? []), path]);
   }
+  const idleSteps: Array<() => unknown> = [];
   for (const [key, paths] of scopes) {
     const name = key.slice(0, key.indexOf(' ')) as EndpointName;
     const methods = served.get(name)!;
@@ -149,6 +153,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
       const local = handlers[method.shortName] ?? notSimulated(method.name);
       const handler = world.fork ? world.fork.answerFor(method.name, local) : local;
       const release = atRelease(mockModel(), method, nodeVersion, handler);
+      if (nodeVersion) idleSteps.push(() => prepareRelease(mockModel(), method, nodeVersion));
       const fill = decoded.get(method.name)!;
       // Each layer is a call on every request: one that changes nothing is left out.
       const answer = method.params.some((p) => 'zeroWhenAbsent' in p)
@@ -228,7 +233,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
     req.resume();
     res.writeHead(get.status, { ...get.headers, 'node-id': nodeID, ...(req.headers.origin ? CORS : {}) }).end(get.body);
   };
-  return { listener, state, world, nodeID, routes };
+  return { listener, state, world, nodeID, routes, idleSteps };
 }
 
 /**
@@ -317,8 +322,13 @@ export async function startMockNode(
   const [makeAjv, ...validators] = [...served].flatMap((name) => compileSteps(ENDPOINTS[name].document));
   const preload = whenIdle([
     ...(makeAjv ? [makeAjv] : []),
+    // The funded keys' addresses (mock/engine/dev.ts fundedAccount), remembered once derived.
+    ...(served.has('dev') ? [() => node.state.dev.listAccounts()] : []),
+    ...(served.has('indexer') ? containerSteps(node.world) : []),
     ...(served.has('c-avax') ? node.state.cChain.idleSteps() : []),
     ...validators,
+    ...patternSteps([...served].map((name) => ENDPOINTS[name].document)),
+    ...node.idleSteps,
   ]);
   const { server, close } = await serveHttp(
     (req, res) => {

@@ -39,6 +39,14 @@ export function atRelease(model: SpecModel, method: MethodModel, version: string
   return (sent) => (atVersion ??= wrapAtRelease(model, method, version, answer))(sent);
 }
 
+/**
+ * Works out ahead what `atRelease`'s first call of `method` would (a walk of its params' and result's schemas, a few
+ * ms for some methods), for a node to do while idle (./when-idle.ts).
+ */
+export function prepareRelease(model: SpecModel, method: MethodModel, version: string): void {
+  releaseView(model, method, version);
+}
+
 function wrapAtRelease(model: SpecModel, method: MethodModel, version: string, answer: Answer): Answer {
   const { narrowed, earlier, resultSchema, reshape } = releaseView(model, method, version);
   if (narrowed.length === 0 && !reshape) return answer;

@@ -1,7 +1,9 @@
 /**
  * What a first call would load or make (the served endpoints' params validators, runtime/server/ajv.ts compileSteps;
- * mock/lazy-cchain.ts C_CHAIN_MODULES and LazyCChain.idleSteps), loaded or made instead while the node has nothing to do.
+ * their patterns; mock/lazy-cchain.ts C_CHAIN_MODULES and LazyCChain.idleSteps), loaded or made instead while the node
+ * has nothing to do.
  */
+import { linearRegExp } from '../generated/server/dist/runtime/patterns.js';
 
 /** An answer in progress: a ServerResponse, which emits `close` once done. */
 export interface Answering {
@@ -63,4 +65,26 @@ export function whenIdle(steps: Array<() => unknown>): {
       clearTimeout(gap);
     },
   };
+}
+
+/**
+ * The `pattern`s of `documents`' schemas compiled, a few a step: the validators compile each on its first test
+ * (runtime/server/patterns.ts deferredLinearRegExp, a process-wide cache), which was a first call's largest part
+ * after the validators themselves (a pattern's linearity proof, RE2JS for the few it cannot prove).
+ */
+export function patternSteps(documents: readonly unknown[], perStep = 4): Array<() => unknown> {
+  const patterns = new Set<string>();
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) for (const item of value) walk(item);
+    else if (value !== null && typeof value === 'object')
+      for (const [key, item] of Object.entries(value)) {
+        if (key === 'pattern' && typeof item === 'string') patterns.add(item);
+        else walk(item);
+      }
+  };
+  for (const document of documents) walk(document);
+  const list = [...patterns];
+  return Array.from({ length: Math.ceil(list.length / perStep) }, (_, i) => () => {
+    for (const pattern of list.slice(i * perStep, (i + 1) * perStep)) linearRegExp(pattern);
+  });
 }

@@ -322,16 +322,32 @@ interface Account {
 }
 
 /**
+ * Each key's addresses once per network prefix: an elliptic-curve multiplication and two hashes a key, which made
+ * `dev.listAccounts` of eleven keys cost milliseconds on each call. Keys are the funded accounts' (bounded by the world).
+ */
+const accountsByKey = new Map<string, Account>();
+
+/**
  * A key's addresses on this network: X- and P-Chain (bech32 of the compressed public key's hash) and C-Chain (0x, EIP-55,
  * of the uncompressed one's keccak-256), by OpenSSL's secp256k1, so that no codec loads for them.
  */
 export function fundedAccount(world: World, privateKey: string): Account {
+  const key = `${world.network.hrp} ${privateKey}`;
+  let account = accountsByKey.get(key);
+  if (!account) {
+    if (accountsByKey.size >= 10_000) accountsByKey.clear();
+    accountsByKey.set(key, (account = accountOf(world.network.hrp, privateKey)));
+  }
+  return { ...account };
+}
+
+function accountOf(hrp: string, privateKey: string): Account {
   const ecdh = createECDH('secp256k1');
   ecdh.setPrivateKey(cb58Decode(privateKey.slice('PrivateKey-'.length))!);
   const short = createHash('ripemd160')
     .update(sha256(ecdh.getPublicKey(null, 'compressed')))
     .digest();
-  const address = bech32Encode(world.network.hrp, short);
+  const address = bech32Encode(hrp, short);
   const eth = keccak_256(ecdh.getPublicKey().subarray(1)).subarray(12);
   return {
     privateKey,

@@ -5,7 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { whenIdle } from '../../mock/when-idle.ts';
+import { patternSteps, whenIdle } from '../../mock/when-idle.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { callRpc } from '../support/rpc.ts';
 
@@ -98,6 +98,40 @@ describe('whenIdle', () => {
     late.finish();
     other.stop();
     expect(ran).toEqual([]);
+  });
+});
+
+describe('what a node makes while idle besides loads (accounts, release views, containers, patterns)', () => {
+  it('answers after its idle steps as a node that never idled does', async () => {
+    const idled = await startMockNode({ port: 0, indexEnabled: true });
+    await idled.preloaded;
+    // Called at once, back to back: its idle steps wait for a pause.
+    const fresh = await startMockNode({ port: 0, indexEnabled: true });
+    try {
+      for (const [path, method, params] of [
+        ['/ext/dev', 'dev.listAccounts', {}],
+        ['/ext/index/X/block', 'index.getLastAccepted', { encoding: 'hex' }],
+        ['/ext/index/P/block', 'index.getContainerRange', { startIndex: 0, numToFetch: 2, encoding: 'hex' }],
+        ['/ext/bc/P', 'platform.getHeight', {}],
+      ] as const) {
+        const answer = await callRpc(`${idled.url}${path}`, method, params);
+        expect(answer.result).toBeDefined();
+        expect(answer).toEqual(await callRpc(`${fresh.url}${path}`, method, params));
+      }
+    } finally {
+      await Promise.all([idled.close(), fresh.close()]);
+    }
+  });
+
+  it("compiles every schema's pattern, a few a step", () => {
+    const documents = [
+      { a: { pattern: '^x$' }, b: [{ pattern: '^y+$' }, { items: { pattern: '^x$' } }] },
+      { properties: { pattern: { type: 'string', pattern: '^[0-9]{1,3}$' } } },
+    ];
+    const steps = patternSteps(documents, 2);
+    // Three distinct patterns (a property named `pattern` is walked, not taken for one), two a step.
+    expect(steps).toHaveLength(2);
+    for (const step of steps) step();
   });
 });
 
