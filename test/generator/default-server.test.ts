@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generators/pipeline.ts';
+import { listen } from '../support/rpc.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'default-server-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
@@ -55,5 +56,54 @@ describe('the server of a document that names none, or names one without a host'
   ])('%s: the client sends to %s, and the docs show it', (name, url) => {
     expect(urlOf(name)).toBe(url);
     expect(readFileSync(join(out, `docs/${name}.html`), 'utf8')).toContain(url);
+  });
+});
+
+/**
+ * OpenRPC 1.3 Method Object `servers`: "An alternative servers array to service this method." A method with a server
+ * of its own is called there by the generated client, and its docs' curl example and "try it" form send there too,
+ * the endpoint's variables at their defaults where the method's URL names them.
+ */
+describe("a method's own server", () => {
+  it('is where the client sends the call and where the docs send its example', async () => {
+    const spec = join(temp, 'method-spec');
+    const methodOut = join(temp, 'method-out');
+    mkdirSync(spec, { recursive: true });
+    const seen: string[] = [];
+    const http = await listen((request, response) => {
+      seen.push(request.url ?? '');
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: 'ok' }));
+    });
+    try {
+      const document = {
+        openrpc: '1.3.2',
+        info: { title: 'own', version: '1.0.0' },
+        servers: [{ url: 'http://127.0.0.1:1/main/{chain}', variables: { chain: { default: 'X' } } }],
+        methods: [
+          {
+            name: 'own_get',
+            params: [],
+            servers: [{ url: `${http.url.replace(/\/$/, '')}/other/{chain}` }],
+            result: { name: 'r', schema: { type: 'string' } },
+            examples: [{ name: 'e', params: [], result: { name: 'r', value: 'ok' } }],
+          },
+        ],
+      };
+      writeFileSync(join(spec, 'own.json'), JSON.stringify(document));
+      await generate({ spec, out: methodOut, artifacts: ['client', 'docs'] });
+      const client = await import(pathToFileURL(join(methodOut, 'client/dist/index.js')).href);
+      expect(await new client.OwnClient().ownGet()).toBe('ok');
+      expect(seen).toEqual(['/other/X']);
+      const page = readFileSync(join(methodOut, 'docs/own.html'), 'utf8');
+      const target = `${http.url.replace(/\/$/, '')}/other/X`;
+      const curls = page.match(/curl -X POST[^<]*/g) ?? [];
+      expect(curls.length).toBeGreaterThan(0);
+      for (const curl of curls) expect(curl).toContain(target);
+      expect(page).toContain(`value="${http.url.replace(/\/$/, '')}" required data-node-url`);
+      expect(page).toContain('name="path" type="text" value="/other/X"');
+    } finally {
+      await http.close();
+    }
   });
 });
