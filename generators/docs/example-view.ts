@@ -25,6 +25,22 @@ export function endpointUrl(endpoint: EndpointModel): string {
   return `${endpoint.defaultOrigin}${endpoint.defaultPath}`;
 }
 
+/**
+ * Where the generated client sends a call of `method` by default: the method's own server (OpenRPC Method Object
+ * `servers`) if it has one, else the endpoint's; a variable the method's URL names but does not define at the
+ * endpoint's default, as the client fills it.
+ */
+export function methodTarget(endpoint: EndpointModel, method: MethodModel): { origin: string; path: string } {
+  if (!method.server) return { origin: endpoint.defaultOrigin, path: endpoint.defaultPath };
+  const defaults = new Map(endpoint.pathVariables.map((variable) => [variable.name, variable.default]));
+  const fill = (template: string, encode: (value: string) => string) =>
+    template.replace(/\{([^}]+)\}/g, (_, name: string) => encode(defaults.get(name) ?? ''));
+  return {
+    origin: fill(method.server.baseUrl, (value) => value),
+    path: fill(method.server.pathTemplate, encodeURIComponent),
+  };
+}
+
 function jsonRpcRequest(
   method: MethodModel,
   example: ExampleModel,
@@ -51,7 +67,7 @@ export function exampleView(
     requestText,
     curl:
       `curl -X POST --data ${shellQuote(requestText)} \\\n  -H 'content-type:application/json;' \\\n  ` +
-      `${shellQuote(endpointUrl(endpoint))}`,
+      `${shellQuote(Object.values(methodTarget(endpoint, method)).join(''))}`,
     typescript: clientSnippet(clientPackage, endpoint, method, shown),
   };
 }

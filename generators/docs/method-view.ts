@@ -4,7 +4,7 @@ import type { EndpointModel, MethodModel } from '../model/types.ts';
 import { compareVersions, describeRange, lifecycle } from '../model/versions.ts';
 import { clientConstruction } from '../shared/snippets.ts';
 import { publishedPath } from '../shared/published.ts';
-import { type ExampleView, endpointUrl, exampleView } from './example-view.ts';
+import { type ExampleView, endpointUrl, exampleView, methodTarget } from './example-view.ts';
 import { type Html, html, releaseAttrs } from './html.ts';
 import { renderInline } from './markdown.ts';
 import { type SchemaNode, schemaNode } from './schema-tree.ts';
@@ -145,8 +145,8 @@ function methodView(
     tryIt: first
       ? {
           id: `try-${method.name}`,
-          baseUrl: endpoint.defaultOrigin,
-          path: endpoint.defaultPath,
+          baseUrl: methodTarget(endpoint, method).origin,
+          path: methodTarget(endpoint, method).path,
           request: examples[0]!.requestText,
         }
       : null,

@@ -4,7 +4,7 @@
  */
 import { type TransformOptions, transformSync } from 'oxc-transform';
 import { type FormatConfig, format } from 'oxfmt';
-import type { GeneratedFile } from './files.ts';
+import { type GeneratedFile, escapeControls } from './files.ts';
 import { isHeaderComment } from './header.ts';
 
 export interface TypeScriptSource {
@@ -73,7 +73,9 @@ function codeFrames(errors: Array<{ codeframe: string | null; message: string }>
 }
 
 /** The emitted file under exactly one header line: the compilers keep the source's own header on some outputs only. */
-function withHeader(text: string, header: string): string {
+function withHeader(output: string, header: string): string {
+  // oxc writes a string's `\u009b` escape as the character itself.
+  const text = escapeControls(output);
   const first = text.split('\n', 1)[0]!;
   const body = (isHeaderComment(first) ? text.slice(first.length + 1) : text).trim();
   return `${header}\n${body || 'export {};'}\n`;

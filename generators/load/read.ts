@@ -1,7 +1,7 @@
 import { type Stats, closeSync, constants, existsSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { SpecError, type SpecProblem } from '../common/problems.ts';
-import { depthProblem } from './depth.ts';
+import { MAX_FILE_BYTES, boundsProblem } from './depth.ts';
 import { lossyValues } from './json-text.ts';
 
 /** How files appear in messages: relative to the working directory, with forward slashes. */
@@ -37,8 +37,13 @@ export function readJsonFile(file: string): unknown {
     // Opened without waiting (a FIFO's open would wait for a writer) and checked as opened, so a file swapped for a
     // FIFO after a check is caught too.
     fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-    const kind = notRegular(fstatSync(fd));
+    const stats = fstatSync(fd);
+    const kind = notRegular(stats);
     if (kind) throw refuse(`is ${kind}, not a regular file: a spec file must be one`);
+    if (stats.size > MAX_FILE_BYTES)
+      throw refuse(
+        `is ${(stats.size / 2 ** 20).toFixed(1)} MiB; the toolkit reads spec files of up to ${MAX_FILE_BYTES / 2 ** 20} MiB`,
+      );
     // RFC 8259 lets a parser skip a byte order mark, and editors on Windows write one.
     text = readFileSync(fd, 'utf8').replace(/^\uFEFF/, '');
   } catch (error) {
@@ -55,8 +60,8 @@ export function readJsonFile(file: string): unknown {
       { file: displayPath(file), pointer: '', message: syntaxError(text, (error as Error).message) },
     ]);
   }
-  const tooDeep = depthProblem(value, displayPath(file));
-  if (tooDeep) throw new SpecError([tooDeep]);
+  const tooLarge = boundsProblem(value, displayPath(file));
+  if (tooLarge) throw new SpecError([tooLarge]);
   const lossy = lossyValues(text, displayPath(file));
   if (lossy.length > 0) throw new SpecError(lossy);
   return value;

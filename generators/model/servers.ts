@@ -19,8 +19,11 @@ type EndpointServer = Pick<
   | 'defaultOrigin'
 >;
 
-/** The endpoint's first server (a document without one is served at `/`). */
-export function endpointServer(server: Obj = { url: '/' }): EndpointServer {
+/**
+ * The endpoint's first server. A document without one has OpenRPC's default, "a Server Object with a url value of
+ * `localhost`" (OpenRPC 1.3.2, `servers`).
+ */
+export function endpointServer(server: Obj = { url: 'localhost' }): EndpointServer {
   const variables = (server.variables ?? {}) as Variables;
   const urlTemplate = templateOf(server.url, variables);
   const { defaultBaseUrl, pathTemplate } = splitServerUrl(urlTemplate, variables);
@@ -67,9 +70,19 @@ export function methodServer(method: Obj): MethodModel['server'] {
  * the value would make the URL one no server answers at.
  */
 function templateOf(url: unknown, variables: Variables): string {
-  return str(url).replace(/\$\{([^}]+)\}/g, (whole, name: string) =>
+  return withScheme(str(url)).replace(/\$\{([^}]+)\}/g, (whole, name: string) =>
     Object.hasOwn(variables, name) ? `{${name}}` : whole,
   );
+}
+
+/**
+ * A URL that starts with a host, written without a scheme (OpenRPC's own default, `localhost`), as HTTP: read as a path,
+ * `localhost:8545/rpc` would be sent to the default host's `/localhost:8545/rpc`.
+ */
+function withScheme(url: string): string {
+  // `localhost:8545` is a host and a port, not a scheme `localhost:`.
+  const hostPort = /^[^/:?#{$]+:\d+(?:[/?#]|$)/.test(url);
+  return url === '' || (!hostPort && /^(?:[a-z][a-z0-9+.-]*:|[/{$?#])/i.test(url)) ? url : `http://${url}`;
 }
 
 /** The template with every variable at its default, as the client fills it (an undeclared one with nothing). */
@@ -81,12 +94,13 @@ function filled(template: string, variables: Variables): string {
 
 /**
  * `{baseUrl}/ext/bc/P`, `http://{host}:{port}/rpc` or `{scheme}://{host}/rpc`: the origin is the default base URL (its
- * variables filled in by the client), the rest the path.
+ * variables filled in by the client), the rest the path. A relative URL ("relative to where the document is served",
+ * which a client cannot know) keeps its path on OpenRPC's default host, `localhost`.
  */
 function splitServerUrl(urlTemplate: string, variables: Variables): { defaultBaseUrl: string; pathTemplate: string } {
   const origin = /^(?:[a-z][a-z0-9+.-]*|\{[^}/]+\}):\/\/[^/]+/i.exec(urlTemplate)?.[0];
   return {
-    defaultBaseUrl: str(variables.baseUrl?.default) || origin || 'http://127.0.0.1:9650',
+    defaultBaseUrl: str(variables.baseUrl?.default) || origin || 'http://localhost',
     // A URL without a path (Signatory's `http://localhost:1999`) is served at `/`, where HTTP sends its requests.
     pathTemplate: urlTemplate.replace(/^\{baseUrl\}/, '').slice(origin?.length ?? 0) || '/',
   };
