@@ -46,16 +46,18 @@ const within = <T>(promise: Promise<T>, ms: number) =>
   Promise.race([promise, new Promise<'no answer'>((resolve) => setTimeout(() => resolve('no answer'), ms))]);
 
 describe('a gas-shaped endless call without a gas limit', () => {
-  // The engine needs a minute or more for 50M gas of either loop: answered by coreth's deadline, and eth_blockNumber
-  // (queued behind it on the chain) is answered long before that minute.
+  // The engine needs a minute or more for 50M gas of the GAS loop: answered by coreth's deadline, and eth_blockNumber
+  // (queued behind it on the chain) is answered long before that minute. The calling loop spends its gas in cheap
+  // precompile calls: on an idle machine the second engine ends it within the deadline, 'out of gas' as a node answers.
+  const ENDS = { 'reading GAS': [TIMEOUT], 'calling out': [TIMEOUT, 'out of gas'] } as Record<string, string[]>;
   it.each([
     ['reading GAS', GAS_LOOP],
     ['calling out', CALL_LOOP],
-  ])('%s is answered coreth’s timeout, and the chain serves the next request', { timeout: 60_000 }, async (_, code) => {
+  ])('%s is answered coreth’s timeout, and the chain serves the next request', { timeout: 60_000 }, async (name, code) => {
     const address = await deploy(code);
     const hostile = within(c('eth_call', [{ to: address }, 'latest']), 25_000);
     const meanwhile = within(c('eth_blockNumber', []), 25_000);
-    expect(await hostile).toMatchObject({ error: { code: -32000, message: TIMEOUT } });
+    expect(await hostile).toMatchObject({ error: { code: -32000, message: expect.toBeOneOf(ENDS[name]!) } });
     expect(await meanwhile).toMatchObject({ result: expect.stringMatching(/^0x/) });
   });
 
