@@ -53,7 +53,7 @@ describe('a gas-shaped endless call without a gas limit', () => {
   it.each([
     ['reading GAS', GAS_LOOP],
     ['calling out', CALL_LOOP],
-  ])('%s is answered coreth’s timeout, and the chain serves the next request', { timeout: 60_000 }, async (name, code) => {
+  ])('%s is answered in time, and the chain serves the next request', { timeout: 60_000 }, async (name, code) => {
     const address = await deploy(code);
     const hostile = within(c('eth_call', [{ to: address }, 'latest']), 25_000);
     const meanwhile = within(c('eth_blockNumber', []), 25_000);
