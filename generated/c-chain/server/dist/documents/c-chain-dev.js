@@ -1183,7 +1183,7 @@ export const cChainDevDocument = {
         "name": "code",
         "required": true,
         "description": "The bytecode: hex bytes, in either case (anvil and Hardhat read either).",
-        "schema": { "type": "string", "pattern": "^0x([0-9a-fA-F]{2})*$" },
+        "schema": { "type": "string", "pattern": "^0x(?:[0-9a-fA-F]{2})*$" },
       },
       "Enabled": {
         "name": "enabled",

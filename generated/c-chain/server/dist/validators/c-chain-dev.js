@@ -193,7 +193,7 @@ export const schemas = {
       "type": "object",
       "properties": {
         "address": { "$ref": "#/components/schemas/address" },
-        "code": { "type": "string", "pattern": "^0x([0-9a-fA-F]{2})*$" },
+        "code": { "type": "string", "pattern": "^0x(?:[0-9a-fA-F]{2})*$" },
       },
       "required": ["address", "code"],
     },
@@ -204,7 +204,7 @@ export const schemas = {
       "type": "object",
       "properties": {
         "address": { "$ref": "#/components/schemas/address" },
-        "code": { "type": "string", "pattern": "^0x([0-9a-fA-F]{2})*$" },
+        "code": { "type": "string", "pattern": "^0x(?:[0-9a-fA-F]{2})*$" },
       },
       "required": ["address", "code"],
     },

@@ -195,7 +195,7 @@ export const schemas: Record<string, MethodSchemas> = {
       "type": "object",
       "properties": {
         "address": { "$ref": "#/components/schemas/address" },
-        "code": { "type": "string", "pattern": "^0x([0-9a-fA-F]{2})*$" },
+        "code": { "type": "string", "pattern": "^0x(?:[0-9a-fA-F]{2})*$" },
       },
       "required": ["address", "code"],
     },
@@ -206,7 +206,7 @@ export const schemas: Record<string, MethodSchemas> = {
       "type": "object",
       "properties": {
         "address": { "$ref": "#/components/schemas/address" },
-        "code": { "type": "string", "pattern": "^0x([0-9a-fA-F]{2})*$" },
+        "code": { "type": "string", "pattern": "^0x(?:[0-9a-fA-F]{2})*$" },
       },
       "required": ["address", "code"],
     },
