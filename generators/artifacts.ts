@@ -9,6 +9,8 @@ import { publishedFiles } from './shared/published.ts';
 
 export interface ArtifactContext {
   templates: TemplateSet;
+  /** The output folder as given (`--out`), which the packages' READMEs name when they say how to install them. */
+  out: string;
 }
 
 export interface Artifact {

@@ -67,16 +67,17 @@ export function loadModel(spec?: string | string[], packageName?: string): SpecM
 /** Every chosen artifact's files, in memory. */
 export async function renderArtifacts(
   model: SpecModel,
-  options: Pick<GenerateOptions, 'artifacts' | 'templates'> = {},
+  options: Pick<GenerateOptions, 'artifacts' | 'templates' | 'out'> = {},
 ): Promise<GeneratedFile[]> {
   const known = ARTIFACTS.map((a) => a.name);
   const chosen = options.artifacts ?? known;
   const unknown = chosen.filter((name) => !known.includes(name));
   if (unknown.length > 0) throw new Error(`unknown artifact ${unknown.join(', ')}; known: ${known.join(', ')}`);
   const templatesDir = options.templates ?? DEFAULT_TEMPLATES;
+  const out = options.out ?? DEFAULT_OUT;
   const files: GeneratedFile[] = [];
   for (const artifact of ARTIFACTS.filter((a) => chosen.includes(a.name)))
-    files.push(...(await artifact.generate(model, { templates: loadTemplates(templatesDir, artifact.name) })));
+    files.push(...(await artifact.generate(model, { templates: loadTemplates(templatesDir, artifact.name), out })));
   return files;
 }
 

@@ -12,8 +12,8 @@ import type { SpecModel } from '../model/types.ts';
 import { renderTypes } from '../types/index.ts';
 import { packageView } from './view.ts';
 
-export async function generateClient(model: SpecModel, { templates }: ArtifactContext): Promise<GeneratedFile[]> {
-  const view = packageView(model);
+export async function generateClient(model: SpecModel, { templates, out }: ArtifactContext): Promise<GeneratedFile[]> {
+  const view = packageView(model, out);
   const code = [
     ...runtimeFiles('client', 'src', view.header),
     textFile('src/index.ts', templates('index.ts')(view)),

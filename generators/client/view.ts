@@ -1,7 +1,7 @@
 /** What the client templates show, computed from the model: the templates only lay it out. */
 import { headerText } from '../emit/header.ts';
 import { jsLiteral as literal } from '../emit/literal.ts';
-import { type PackageFacts, packageFacts } from '../emit/package.ts';
+import { type PackageFacts, installPath, packageFacts } from '../emit/package.ts';
 import { clientClassName, clientErrorsName, clientOptionsName } from '../model/names.ts';
 import { sensitiveKeys } from '../model/sensitive.ts';
 import type { EndpointModel, Json, MethodModel, SpecModel } from '../model/types.ts';
@@ -9,6 +9,7 @@ import { commentLines } from '../shared/comments.ts';
 import { MAX_SHOWN_EXAMPLE, largerThan } from '../shared/example-size.ts';
 import { IDENTIFIER, commentText, markdownCode, markdownText } from '../shared/escape.ts';
 import { clientConstruction, clientSetup, clientSnippet } from '../shared/snippets.ts';
+import { type ReadmeFacts, readmeFacts } from './readme.ts';
 import { methodComment } from './docs.ts';
 import { overloads } from './narrow.ts';
 import { callText, unionMember } from '../shared/lines.ts';
@@ -18,6 +19,8 @@ import { type Namespace, namespacesOf } from '../shared/namespaces.ts';
 export interface PackageView extends PackageFacts {
   /** A short usage example for the README, from the spec's own examples. */
   example: string;
+  /** What else the README says that depends on the spec (readme.ts). */
+  readme: ReadmeFacts;
   endpoints: EndpointView[];
 }
 
@@ -75,14 +78,16 @@ export interface MethodView {
   errorTable: string;
 }
 
-export function packageView(model: SpecModel): PackageView {
+export function packageView(model: SpecModel, out: string): PackageView {
   return {
     ...packageFacts(
       model,
       model.packageNames.client,
       `Typed JSON-RPC clients for ${model.endpoints.map((e) => e.title || e.name).join('; ')}.`,
+      installPath(out, 'client'),
     ),
     example: usageExample(model),
+    readme: readmeFacts(model, largestEndpoint(model)),
     endpoints: model.endpoints.map((endpoint) => endpointView(model, endpoint)),
   };
 }
@@ -92,7 +97,7 @@ export function packageView(model: SpecModel): PackageView {
  * `const { block, encoding } = await client.getBlock({ ... });`.
  */
 function usageExample(model: SpecModel): string {
-  const endpoint = [...model.endpoints].sort((a, b) => b.methods.length - a.methods.length)[0];
+  const endpoint = largestEndpoint(model);
   if (!endpoint) return `import {} from '${model.packageNames.client}';`;
   for (const method of endpoint.methods.filter((m) => !m.deprecated)) {
     const example = method.examples.find(
@@ -114,6 +119,11 @@ function usageExample(model: SpecModel): string {
     );
   }
   return clientSetup(model.packageNames.client, endpoint).join('\n');
+}
+
+/** The endpoint with the most methods (the first of them), which the README's samples use. */
+export function largestEndpoint(model: SpecModel): EndpointModel | undefined {
+  return [...model.endpoints].sort((a, b) => b.methods.length - a.methods.length)[0];
 }
 
 function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {

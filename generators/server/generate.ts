@@ -18,8 +18,8 @@ import { renderTypes } from '../types/index.ts';
 import { validatorModules } from './validators.ts';
 import { serverPackageView } from './view.ts';
 
-export async function generateServer(model: SpecModel, { templates }: ArtifactContext): Promise<GeneratedFile[]> {
-  const view = serverPackageView(model);
+export async function generateServer(model: SpecModel, { templates, out }: ArtifactContext): Promise<GeneratedFile[]> {
+  const view = serverPackageView(model, out);
   const source = (path: string, template: string, data: object) => textFile(path, templates(template)(data));
   const code: TypeScriptSource[] = [
     ...runtimeFiles('server', 'src/runtime', view.header),

@@ -3,7 +3,7 @@ import { commentLines, deprecation } from '../shared/comments.ts';
 import { commentText, markdownCode, markdownText, propertyKey } from '../shared/escape.ts';
 import { headerText } from '../emit/header.ts';
 import { jsLiteral as literal } from '../emit/literal.ts';
-import { type PackageFacts, packageFacts } from '../emit/package.ts';
+import { type PackageFacts, installPath, packageFacts } from '../emit/package.ts';
 import { serverNames, validatorNames } from '../model/names.ts';
 import { namespacesOf } from '../shared/namespaces.ts';
 import type { EndpointModel, Json, MethodModel, SpecModel } from '../model/types.ts';
@@ -17,11 +17,13 @@ export interface ServerPackageView extends PackageFacts {
   endpoints: ServerEndpointView[];
   /** Whether the endpoints answer as AvalancheGo by default (`profile: 'node'`), else as plain JSON-RPC 2.0. */
   nodeProfile: boolean;
+  /** Some endpoint declares `rpc.discover`: it answers it only when created with `discover: false`. */
+  discoverDeclared: boolean;
   /**
-   * The README's example: the endpoint with the most methods, served at its default path (`path`, a string literal),
-   * and its first method.
+   * The README's example: the endpoint with the most methods, served at its default path (`path`, a string literal)
+   * on its server's port, and its first method.
    */
-  example?: { createName: string; handlersName: string; path: string; key: string };
+  example?: { createName: string; handlersName: string; path: string; port: number; key: string };
 }
 
 export interface ServerEndpointView {
@@ -88,7 +90,7 @@ export interface ServerMethodView {
   docLines: string[];
 }
 
-export function serverPackageView(model: SpecModel): ServerPackageView {
+export function serverPackageView(model: SpecModel, out: string): ServerPackageView {
   const message = invalidArgumentMessage(model);
   const invalidArgument = stringText(message, 'export const INVALID_ARGUMENT: string = '.length, '  ');
   return {
@@ -99,12 +101,14 @@ export function serverPackageView(model: SpecModel): ServerPackageView {
         (model.profile === 'avalanche'
           ? 'typed handlers behind an RPC layer that answers like AvalancheGo.'
           : 'typed handlers behind a JSON-RPC 2.0 layer.'),
+      installPath(out, 'server'),
     ),
     invalidArgument,
     endpoints: model.endpoints.map((endpoint) =>
       endpointView(model, endpoint, stringText(message, '    invalidArgument: '.length, '      ')),
     ),
     nodeProfile: model.profile === 'avalanche',
+    discoverDeclared: model.endpoints.some((e) => e.methods.some((m) => m.name === 'rpc.discover')),
     ...readmeExample(model),
   };
 }
@@ -119,9 +123,19 @@ function readmeExample(model: SpecModel): Pick<ServerPackageView, 'example'> {
       createName: names.create,
       handlersName: names.handlers,
       path: literal(endpoint.defaultPath),
+      port: portOf(endpoint.defaultBaseUrl),
       key: propertyKey(method.shortName),
     },
   };
+}
+
+/** The port of the server's URL, where the README's sample listens; 8080 where the URL names none (or is no URL). */
+function portOf(baseUrl: string): number {
+  try {
+    return Number(new URL(baseUrl).port) || 8080;
+  } catch {
+    return 8080;
+  }
 }
 
 /**
