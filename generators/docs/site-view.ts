@@ -46,6 +46,8 @@ export interface PageView {
   endpointCountLabel: string;
   isIndex: boolean;
   isTypes: boolean;
+  /** Whether the documents describe an AvalancheGo node (the avalanche profile): the front page speaks of the node. */
+  describesNode: boolean;
   /**
    * The choices of the release selector, newest first: each release the spec names, standing for every release up to
    * the next one named (the API changes only at those).
@@ -136,6 +138,7 @@ function page(
     endpointCountLabel: plural(model.endpoints.length, 'endpoint'),
     isIndex: currentPage === 'index',
     isTypes: currentPage === 'types',
+    describesNode: model.profile === 'avalanche',
     releases: releasesOf(model),
   };
 }
