@@ -5,7 +5,7 @@
  * everything else goes through the Go-compatible reader, which alone knows Go's error messages.
  */
 import { compactRaw, goStringify } from './encode.ts';
-import { GoSyntaxError, type ParsedValue, parseFirstValue } from './json.ts';
+import { GoSyntaxError, type ParsedValue, parseRequest } from './json.ts';
 import { foldKey } from './params.ts';
 
 export interface ServerRequest {
@@ -167,7 +167,7 @@ function hasRefusableNumber(text: string): boolean {
 
 function slowRequest(body: Uint8Array): ServerRequest {
   try {
-    return fromParsed(parseFirstValue(body), body);
+    return fromParsed(parseRequest(body), body);
   } catch (error) {
     if (!(error instanceof GoSyntaxError)) throw error;
     return { version: '', method: '', typeError: error.message };
@@ -176,7 +176,7 @@ function slowRequest(body: Uint8Array): ServerRequest {
 
 function fromParsed(parsed: ParsedValue, body: Uint8Array): ServerRequest {
   const request: ServerRequest = { version: '', method: '' };
-  if (parsed.unsafeIntegers) request.exactParams = () => fromParsed(parseFirstValue(body, true), body).params;
+  if (parsed.unsafeIntegers) request.exactParams = () => fromParsed(parseRequest(body, true), body).params;
   const root = parsed.value;
   if (root === null) return request;
   if (typeof root !== 'object' || Array.isArray(root)) {

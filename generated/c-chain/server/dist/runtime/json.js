@@ -6,6 +6,7 @@
  * U+FFFD byte by byte, and keeps the byte span of every top-level member so `id` can be echoed verbatim.
  */
 import { goQuote } from './encode.js';
+import { declaredBy, foldKey } from './params.js';
 import { asciiSlice, unquote } from './text.js';
 export class GoSyntaxError extends Error {}
 const MAX_DEPTH = 1e4;
@@ -28,6 +29,40 @@ function fail(c, context) {
   throw new GoSyntaxError(`invalid character ${quoteChar(c)} ${context}`);
 }
 class UnexpectedEnd extends Error {}
+/**
+ * A request's params as json2 keeps them, a json.RawMessage: checked, not built, until the method is known and its
+ * args struct says which members to read (decode). Building first cost seconds for a million unknown keys, which
+ * Go's decoder skips.
+ */
+export class RawValue {
+  bytes;
+  start;
+  end;
+  exactIntegers;
+  constructor(bytes, start, end, exactIntegers) {
+    this.bytes = bytes;
+    this.start = start;
+    this.end = end;
+    this.exactIntegers = exactIntegers;
+  }
+  /**
+   * The args struct as Go fills it (runtime/server/params.ts nodeArgs, foldValue): the object, or the first element
+   * of an array (later ones skipped), read by `shape`; undefined where Go cannot decode into it.
+   */
+  decode(shape) {
+    const bytes = this.bytes;
+    let at = this.start;
+    if (bytes[at] === 91) {
+      at++;
+      while (isSpace(bytes[at])) at++;
+      if (bytes[at] === 93 || bytes[at] === 110) return {};
+    }
+    if (bytes[at] !== 123) return undefined;
+    const reader = new Reader(bytes.subarray(0, this.end), this.exactIntegers, 'shaped', shape);
+    reader.pos = at;
+    return reader.document().value;
+  }
+}
 const UINT64_MAX = '18446744073709551615';
 /**
  * Whether Go's decoder refuses the literal for every integer kind the spec's params use (all unsigned): a fraction,
@@ -48,7 +83,17 @@ export function refusedAsUint(text) {
  * `unexpected EOF` for a cut one). With `exactIntegers`, an integer in params beyond 2^53 is read as its digits.
  */
 export function parseFirstValue(bytes, exactIntegers = false) {
-  const reader = new Reader(bytes, exactIntegers);
+  return parse(new Reader(bytes, exactIntegers, 'plain', undefined));
+}
+/**
+ * Reads a json2 request as Go's decoder fills its serverRequest: `members` holds only the four fields (matched
+ * case-insensitively), containers in them are checked but left empty, and params is a RawValue.
+ */
+export function parseRequest(bytes, exactIntegers = false) {
+  return parse(new Reader(bytes, exactIntegers, 'request', undefined));
+}
+const FIELDS = new Set(['JSONRPC', 'METHOD', 'PARAMS', 'ID']);
+function parse(reader) {
   try {
     return reader.document();
   } catch (error) {
@@ -61,11 +106,17 @@ class Reader {
   sawValue = false;
   unsafeIntegers = false;
   stack = [];
+  /** Values built into objects and arrays: what a hostile request's unknown members must not cost. */
+  built = 0;
   bytes;
   exactIntegers;
-  constructor(bytes, exactIntegers) {
+  mode;
+  shape;
+  constructor(bytes, exactIntegers, mode, shape) {
     this.bytes = bytes;
     this.exactIntegers = exactIntegers;
+    this.mode = mode;
+    this.shape = shape;
   }
   peek() {
     if (this.pos >= this.bytes.length) throw new UnexpectedEnd();
@@ -86,37 +137,28 @@ class Reader {
     for (;;) {
       let scalar;
       let opened = false;
+      const top = this.stack[this.stack.length - 1];
+      // Only checked, never built: inside a skipped container, or the value of a member dropped.
+      const dropped = top !== undefined && (top.skip || (top.kind === 'object' && top.dropMember));
       if (c === 123 || c === 91) {
         if (this.stack.length >= MAX_DEPTH) fail(c, 'exceeded max depth');
+        const container = this.open(c === 123 ? 'object' : 'array', top, dropped);
         this.pos++;
-        const parent = this.stack[this.stack.length - 1];
-        // A request is the top-level object or, in a batch, an object directly inside the top-level array.
-        const request =
-          parent?.kind === 'object' &&
-          (this.stack.length === 1 || (this.stack.length === 2 && this.stack[0].kind === 'array'));
-        const params = parent !== undefined && (parent.params || (request && parent.key.toUpperCase() === 'PARAMS'));
-        const container = {
-          kind: c === 123 ? 'object' : 'array',
-          value: c === 123 ? {} : [],
-          key: '',
-          valueStart: 0,
-          params,
-        };
         this.stack.push(container);
         opened = true;
         const next = this.skipSpace();
         if (container.kind === 'object') {
           if (next === 125) {
             this.pos++;
-            scalar = this.stack.pop().value;
+            scalar = this.close();
             opened = false;
           } else this.readKey(container);
         } else if (next === 93) {
           this.pos++;
-          scalar = this.stack.pop().value;
+          scalar = this.close();
           opened = false;
         }
-      } else scalar = this.scalar(c);
+      } else scalar = this.scalar(c, !dropped);
       if (opened) {
         c = this.skipSpace();
         continue;
@@ -130,11 +172,7 @@ class Reader {
           done = true;
           break;
         }
-        if (parent.kind === 'object') {
-          setMember(parent.value, parent.key, finished);
-          if (this.stack.length === 1)
-            members.push({ key: parent.key, value: finished, start: parent.valueStart, end: this.pos });
-        } else parent.value.push(finished);
+        this.hand(parent, finished, members);
         const after = this.skipSpace();
         if (after === 44) {
           this.pos++;
@@ -149,27 +187,128 @@ class Reader {
         if (after !== close)
           fail(after, parent.kind === 'object' ? 'after object key:value pair' : 'after array element');
         this.pos++;
-        finished = this.stack.pop().value;
+        finished = this.close();
       }
       if (done) break;
       c = this.skipSpace();
     }
     return { value, members, end: this.pos, unsafeIntegers: this.unsafeIntegers };
   }
+  /** The container opening at the position, inside `parent`; `dropped` when its value is only checked. */
+  open(kind, parent, dropped) {
+    const container = {
+      kind,
+      value: kind === 'object' ? {} : [],
+      key: '',
+      valueStart: 0,
+      params: false,
+      skip: dropped,
+      start: this.pos,
+      raw: false,
+      shape: undefined,
+      dropMember: false,
+      name: '',
+      memberShape: undefined,
+      nullable: true,
+    };
+    if (this.mode === 'plain') {
+      // A request is the top-level object or, in a batch, an object directly inside the top-level array.
+      const request =
+        parent?.kind === 'object' &&
+        (this.stack.length === 1 || (this.stack.length === 2 && this.stack[0].kind === 'array'));
+      container.params = parent !== undefined && (parent.params || (request && parent.key.toUpperCase() === 'PARAMS'));
+    } else if (this.mode === 'request') {
+      // json2 reads no batch: of a top-level array only the kind matters. Each field's container is only checked
+      // (only its kind and its bytes are used), params kept as raw bytes for the method's decoder.
+      if (parent === undefined) container.skip = kind === 'array';
+      else {
+        const params = !dropped && this.stack.length === 1 && parent.name === 'PARAMS';
+        container.skip = true;
+        container.raw = params;
+        container.params = parent.params || params;
+      }
+    } else {
+      container.params = true;
+      if (!dropped)
+        container.shape =
+          parent === undefined ? this.shape : parent.kind === 'object' ? parent.memberShape : parent.shape?.items;
+    }
+    return container;
+  }
+  /** The container just ended, popped: its value, or its bytes as a RawValue. */
+  close() {
+    const container = this.stack.pop();
+    return container.raw ? new RawValue(this.bytes, container.start, this.pos, this.exactIntegers) : container.value;
+  }
+  /** Gives a finished member or item to its container, unless dropped; the last duplicate of a name wins. */
+  hand(parent, finished, members) {
+    if (parent.skip) return;
+    if (parent.kind === 'array') {
+      parent.value.push(finished);
+      this.built++;
+      return;
+    }
+    if (parent.dropMember) return;
+    const top = this.stack.length === 1;
+    if (this.mode === 'request') {
+      if (top) members.push({ key: parent.key, value: finished, start: parent.valueStart, end: this.pos });
+      return;
+    }
+    if (this.mode === 'shaped') {
+      // Go leaves a field that is not a pointer as it was when the value is null.
+      if (finished !== null || parent.nullable) {
+        setMember(parent.value, parent.name, finished);
+        this.built++;
+      }
+      return;
+    }
+    setMember(parent.value, parent.key, finished);
+    this.built++;
+    if (top) members.push({ key: parent.key, value: finished, start: parent.valueStart, end: this.pos });
+  }
   /** Reads `"key" :` and leaves the position at the value, recording where the value starts. */
   readKey(container) {
     const c = this.peek();
     if (c !== 34) fail(c, 'looking for beginning of object key string');
-    container.key = this.string();
+    const key = this.string(!container.skip);
+    container.key = key;
+    if (!container.skip) this.member(container, key);
     const colon = this.skipSpace();
     if (colon !== 58) fail(colon, 'after object key');
     this.pos++;
     this.skipSpace();
     container.valueStart = this.pos;
   }
-  scalar(c) {
-    if (c === 34) return this.string();
-    if (c === 45 || isDigit(c)) return this.number();
+  /**
+   * What becomes of the member `key`: in a request, only the envelope's fields are kept (folded as json2 matches
+   * them); in shaped mode, a declared property takes its declared name and shape, a map's key is kept, and any other
+   * key is dropped, as encoding/json ignores unknown fields.
+   */
+  member(container, key) {
+    if (this.mode === 'request') {
+      if (this.stack.length !== 1) return;
+      container.name = foldKey(key);
+      container.dropMember = !FIELDS.has(container.name);
+      return;
+    }
+    if (this.mode !== 'shaped') return;
+    const shape = container.shape;
+    if (shape === undefined || (shape.properties === undefined && shape.values === undefined)) {
+      container.name = key;
+      container.memberShape = undefined;
+      container.nullable = true;
+      return;
+    }
+    const declared = declaredBy(shape, key);
+    container.dropMember = declared === undefined && shape.values === undefined;
+    container.name = declared?.name ?? key;
+    container.memberShape = declared ? declared.shape : shape.values;
+    container.nullable = declared ? declared.nullable === true : true;
+  }
+  /** The scalar at the position; with `build` false only checked (null stands for it). */
+  scalar(c, build) {
+    if (c === 34) return this.string(build);
+    if (c === 45 || isDigit(c)) return this.number(build);
     if (c === 116) return this.literal('true', true);
     if (c === 102) return this.literal('false', false);
     if (c === 110) return this.literal('null', null);
@@ -185,7 +324,7 @@ class Reader {
     return value;
   }
   /** A number ends at the first byte that cannot continue it; at the very end of a top-level value that is fine. */
-  number() {
+  number(build) {
     const bytes = this.bytes;
     const start = this.pos;
     const atEnd = () => this.pos >= bytes.length;
@@ -216,17 +355,27 @@ class Reader {
       digits();
     }
     if (atEnd() && this.stack.length > 0) throw new UnexpectedEnd();
+    const params = this.stack[this.stack.length - 1]?.params;
+    if (!build) {
+      // Unbuilt params are decoded later: whether one of their integers is beyond 2^53 is told now, by its length.
+      if (params && this.pos - start >= 16) {
+        const text = asciiSlice(bytes, start, this.pos);
+        if (!refusedAsUint(text) && !Number.isSafeInteger(Number(text))) this.unsafeIntegers = true;
+      }
+      return null;
+    }
     const text = asciiSlice(bytes, start, this.pos);
     // Every number a param's schema allows is an unsigned integer; a literal Go refuses there becomes NaN, which every
     // schema type refuses too, so the validators answer the node's decode error wherever such a number is sent.
     const value = Number(text);
-    if (!this.stack[this.stack.length - 1]?.params) return value;
+    if (!params) return value;
     if (refusedAsUint(text)) return Number.NaN;
     if (Number.isSafeInteger(value)) return value;
     this.unsafeIntegers = true;
     return this.exactIntegers ? text : value;
   }
-  string() {
+  /** The string at the position; with `build` false only checked (the empty string stands for it). */
+  string(build = true) {
     const bytes = this.bytes;
     const length = bytes.length;
     const start = ++this.pos;
@@ -251,6 +400,7 @@ class Reader {
       pos++;
     }
     this.pos = pos + 1;
+    if (!build) return '';
     return plain ? asciiSlice(bytes, start, pos) : unquote(bytes, start, pos);
   }
   /** Checks the escape (or control character) at the position and moves past it. */

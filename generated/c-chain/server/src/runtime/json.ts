@@ -6,6 +6,7 @@
  * U+FFFD byte by byte, and keeps the byte span of every top-level member so `id` can be echoed verbatim.
  */
 import { goQuote } from './encode.js';
+import { type Shape, declaredBy, foldKey } from './params.js';
 import { asciiSlice, unquote } from './text.js';
 
 export class GoSyntaxError extends Error {}
@@ -57,6 +58,48 @@ function fail(c: number, context: string): never {
 
 class UnexpectedEnd extends Error {}
 
+/**
+ * A request's params as json2 keeps them, a json.RawMessage: checked, not built, until the method is known and its
+ * args struct says which members to read (decode). Building first cost seconds for a million unknown keys, which
+ * Go's decoder skips.
+ */
+export class RawValue {
+  readonly bytes: Uint8Array;
+  readonly start: number;
+  readonly end: number;
+  readonly exactIntegers: boolean;
+  constructor(bytes: Uint8Array, start: number, end: number, exactIntegers: boolean) {
+    this.bytes = bytes;
+    this.start = start;
+    this.end = end;
+    this.exactIntegers = exactIntegers;
+  }
+
+  /**
+   * The args struct as Go fills it (runtime/server/params.ts nodeArgs, foldValue): the object, or the first element
+   * of an array (later ones skipped), read by `shape`; undefined where Go cannot decode into it.
+   */
+  decode(shape: Shape): Record<string, unknown> | undefined {
+    const bytes = this.bytes;
+    let at = this.start;
+    if (bytes[at] === 0x5b) {
+      at++;
+      while (isSpace(bytes[at]!)) at++;
+      if (bytes[at] === 0x5d || bytes[at] === 0x6e) return {};
+    }
+    if (bytes[at] !== 0x7b) return undefined;
+    const reader = new Reader(bytes.subarray(0, this.end), this.exactIntegers, 'shaped', shape);
+    reader.pos = at;
+    return reader.document().value as Record<string, unknown>;
+  }
+}
+
+/**
+ * `plain` builds every value; `request` reads a json2 request: only the envelope's own fields, with containers in
+ * them left unbuilt and params kept as a RawValue; `shaped` builds only what the shape declares.
+ */
+type Mode = 'plain' | 'request' | 'shaped';
+
 interface Container {
   kind: 'object' | 'array';
   value: Record<string, unknown> | unknown[];
@@ -64,6 +107,19 @@ interface Container {
   valueStart: number;
   /** Inside the request's `params` (its key matched as json2 matches it, case-insensitively). */
   params: boolean;
+  /** Only checked: nothing inside is built. */
+  skip: boolean;
+  /** Where it starts, for a RawValue (params in request mode). */
+  start: number;
+  /** Handed on as a RawValue rather than built. */
+  raw: boolean;
+  /** How its members (or items) decode, in shaped mode. */
+  shape: Shape | undefined;
+  /** The current member: dropped (unknown to the shape, or not an envelope field), its name once decoded. */
+  dropMember: boolean;
+  name: string;
+  memberShape: Shape | undefined;
+  nullable: boolean;
 }
 
 const UINT64_MAX = '18446744073709551615';
@@ -88,7 +144,20 @@ export function refusedAsUint(text: string): boolean {
  * `unexpected EOF` for a cut one). With `exactIntegers`, an integer in params beyond 2^53 is read as its digits.
  */
 export function parseFirstValue(bytes: Uint8Array, exactIntegers = false): ParsedValue {
-  const reader = new Reader(bytes, exactIntegers);
+  return parse(new Reader(bytes, exactIntegers, 'plain', undefined));
+}
+
+/**
+ * Reads a json2 request as Go's decoder fills its serverRequest: `members` holds only the four fields (matched
+ * case-insensitively), containers in them are checked but left empty, and params is a RawValue.
+ */
+export function parseRequest(bytes: Uint8Array, exactIntegers = false): ParsedValue {
+  return parse(new Reader(bytes, exactIntegers, 'request', undefined));
+}
+
+const FIELDS = new Set(['JSONRPC', 'METHOD', 'PARAMS', 'ID']);
+
+function parse(reader: Reader): ParsedValue {
   try {
     return reader.document();
   } catch (error) {
@@ -103,11 +172,18 @@ class Reader {
   unsafeIntegers = false;
   private readonly stack: Container[] = [];
 
+  /** Values built into objects and arrays: what a hostile request's unknown members must not cost. */
+  built = 0;
+
   private readonly bytes: Uint8Array;
   private readonly exactIntegers: boolean;
-  constructor(bytes: Uint8Array, exactIntegers: boolean) {
+  private readonly mode: Mode;
+  private readonly shape: Shape | undefined;
+  constructor(bytes: Uint8Array, exactIntegers: boolean, mode: Mode, shape: Shape | undefined) {
     this.bytes = bytes;
     this.exactIntegers = exactIntegers;
+    this.mode = mode;
+    this.shape = shape;
   }
 
   private peek(): number {
@@ -131,37 +207,28 @@ class Reader {
     for (;;) {
       let scalar: unknown;
       let opened = false;
+      const top = this.stack[this.stack.length - 1];
+      // Only checked, never built: inside a skipped container, or the value of a member dropped.
+      const dropped = top !== undefined && (top.skip || (top.kind === 'object' && top.dropMember));
       if (c === 0x7b || c === 0x5b) {
         if (this.stack.length >= MAX_DEPTH) fail(c, 'exceeded max depth');
+        const container = this.open(c === 0x7b ? 'object' : 'array', top, dropped);
         this.pos++;
-        const parent = this.stack[this.stack.length - 1];
-        // A request is the top-level object or, in a batch, an object directly inside the top-level array.
-        const request =
-          parent?.kind === 'object' &&
-          (this.stack.length === 1 || (this.stack.length === 2 && this.stack[0]!.kind === 'array'));
-        const params = parent !== undefined && (parent.params || (request && parent.key.toUpperCase() === 'PARAMS'));
-        const container: Container = {
-          kind: c === 0x7b ? 'object' : 'array',
-          value: c === 0x7b ? {} : [],
-          key: '',
-          valueStart: 0,
-          params,
-        };
         this.stack.push(container);
         opened = true;
         const next = this.skipSpace();
         if (container.kind === 'object') {
           if (next === 0x7d) {
             this.pos++;
-            scalar = this.stack.pop()!.value;
+            scalar = this.close();
             opened = false;
           } else this.readKey(container);
         } else if (next === 0x5d) {
           this.pos++;
-          scalar = this.stack.pop()!.value;
+          scalar = this.close();
           opened = false;
         }
-      } else scalar = this.scalar(c);
+      } else scalar = this.scalar(c, !dropped);
       if (opened) {
         c = this.skipSpace();
         continue;
@@ -175,11 +242,7 @@ class Reader {
           done = true;
           break;
         }
-        if (parent.kind === 'object') {
-          setMember(parent.value as Record<string, unknown>, parent.key, finished);
-          if (this.stack.length === 1)
-            members.push({ key: parent.key, value: finished, start: parent.valueStart, end: this.pos });
-        } else (parent.value as unknown[]).push(finished);
+        this.hand(parent, finished, members);
         const after = this.skipSpace();
         if (after === 0x2c) {
           this.pos++;
@@ -194,7 +257,7 @@ class Reader {
         if (after !== close)
           fail(after, parent.kind === 'object' ? 'after object key:value pair' : 'after array element');
         this.pos++;
-        finished = this.stack.pop()!.value;
+        finished = this.close();
       }
       if (done) break;
       c = this.skipSpace();
@@ -202,11 +265,88 @@ class Reader {
     return { value, members, end: this.pos, unsafeIntegers: this.unsafeIntegers };
   }
 
+  /** The container opening at the position, inside `parent`; `dropped` when its value is only checked. */
+  private open(kind: Container['kind'], parent: Container | undefined, dropped: boolean): Container {
+    const container: Container = {
+      kind,
+      value: kind === 'object' ? {} : [],
+      key: '',
+      valueStart: 0,
+      params: false,
+      skip: dropped,
+      start: this.pos,
+      raw: false,
+      shape: undefined,
+      dropMember: false,
+      name: '',
+      memberShape: undefined,
+      nullable: true,
+    };
+    if (this.mode === 'plain') {
+      // A request is the top-level object or, in a batch, an object directly inside the top-level array.
+      const request =
+        parent?.kind === 'object' &&
+        (this.stack.length === 1 || (this.stack.length === 2 && this.stack[0]!.kind === 'array'));
+      container.params = parent !== undefined && (parent.params || (request && parent.key.toUpperCase() === 'PARAMS'));
+    } else if (this.mode === 'request') {
+      // json2 reads no batch: of a top-level array only the kind matters. Each field's container is only checked
+      // (only its kind and its bytes are used), params kept as raw bytes for the method's decoder.
+      if (parent === undefined) container.skip = kind === 'array';
+      else {
+        const params = !dropped && this.stack.length === 1 && parent.name === 'PARAMS';
+        container.skip = true;
+        container.raw = params;
+        container.params = parent.params || params;
+      }
+    } else {
+      container.params = true;
+      if (!dropped)
+        container.shape =
+          parent === undefined ? this.shape : parent.kind === 'object' ? parent.memberShape : parent.shape?.items;
+    }
+    return container;
+  }
+
+  /** The container just ended, popped: its value, or its bytes as a RawValue. */
+  private close(): unknown {
+    const container = this.stack.pop()!;
+    return container.raw ? new RawValue(this.bytes, container.start, this.pos, this.exactIntegers) : container.value;
+  }
+
+  /** Gives a finished member or item to its container, unless dropped; the last duplicate of a name wins. */
+  private hand(parent: Container, finished: unknown, members: Member[]): void {
+    if (parent.skip) return;
+    if (parent.kind === 'array') {
+      (parent.value as unknown[]).push(finished);
+      this.built++;
+      return;
+    }
+    if (parent.dropMember) return;
+    const top = this.stack.length === 1;
+    if (this.mode === 'request') {
+      if (top) members.push({ key: parent.key, value: finished, start: parent.valueStart, end: this.pos });
+      return;
+    }
+    if (this.mode === 'shaped') {
+      // Go leaves a field that is not a pointer as it was when the value is null.
+      if (finished !== null || parent.nullable) {
+        setMember(parent.value as Record<string, unknown>, parent.name, finished);
+        this.built++;
+      }
+      return;
+    }
+    setMember(parent.value as Record<string, unknown>, parent.key, finished);
+    this.built++;
+    if (top) members.push({ key: parent.key, value: finished, start: parent.valueStart, end: this.pos });
+  }
+
   /** Reads `"key" :` and leaves the position at the value, recording where the value starts. */
   private readKey(container: Container): void {
     const c = this.peek();
     if (c !== 0x22) fail(c, 'looking for beginning of object key string');
-    container.key = this.string();
+    const key = this.string(!container.skip);
+    container.key = key;
+    if (!container.skip) this.member(container, key);
     const colon = this.skipSpace();
     if (colon !== 0x3a) fail(colon, 'after object key');
     this.pos++;
@@ -214,9 +354,37 @@ class Reader {
     container.valueStart = this.pos;
   }
 
-  private scalar(c: number): unknown {
-    if (c === 0x22) return this.string();
-    if (c === 0x2d || isDigit(c)) return this.number();
+  /**
+   * What becomes of the member `key`: in a request, only the envelope's fields are kept (folded as json2 matches
+   * them); in shaped mode, a declared property takes its declared name and shape, a map's key is kept, and any other
+   * key is dropped, as encoding/json ignores unknown fields.
+   */
+  private member(container: Container, key: string): void {
+    if (this.mode === 'request') {
+      if (this.stack.length !== 1) return;
+      container.name = foldKey(key);
+      container.dropMember = !FIELDS.has(container.name);
+      return;
+    }
+    if (this.mode !== 'shaped') return;
+    const shape = container.shape;
+    if (shape === undefined || (shape.properties === undefined && shape.values === undefined)) {
+      container.name = key;
+      container.memberShape = undefined;
+      container.nullable = true;
+      return;
+    }
+    const declared = declaredBy(shape, key);
+    container.dropMember = declared === undefined && shape.values === undefined;
+    container.name = declared?.name ?? key;
+    container.memberShape = declared ? declared.shape : shape.values;
+    container.nullable = declared ? declared.nullable === true : true;
+  }
+
+  /** The scalar at the position; with `build` false only checked (null stands for it). */
+  private scalar(c: number, build: boolean): unknown {
+    if (c === 0x22) return this.string(build);
+    if (c === 0x2d || isDigit(c)) return this.number(build);
     if (c === 0x74) return this.literal('true', true);
     if (c === 0x66) return this.literal('false', false);
     if (c === 0x6e) return this.literal('null', null);
@@ -234,7 +402,7 @@ class Reader {
   }
 
   /** A number ends at the first byte that cannot continue it; at the very end of a top-level value that is fine. */
-  private number(): number | string {
+  private number(build: boolean): number | string | null {
     const bytes = this.bytes;
     const start = this.pos;
     const atEnd = () => this.pos >= bytes.length;
@@ -265,18 +433,28 @@ class Reader {
       digits();
     }
     if (atEnd() && this.stack.length > 0) throw new UnexpectedEnd();
+    const params = this.stack[this.stack.length - 1]?.params;
+    if (!build) {
+      // Unbuilt params are decoded later: whether one of their integers is beyond 2^53 is told now, by its length.
+      if (params && this.pos - start >= 16) {
+        const text = asciiSlice(bytes, start, this.pos);
+        if (!refusedAsUint(text) && !Number.isSafeInteger(Number(text))) this.unsafeIntegers = true;
+      }
+      return null;
+    }
     const text = asciiSlice(bytes, start, this.pos);
     // Every number a param's schema allows is an unsigned integer; a literal Go refuses there becomes NaN, which every
     // schema type refuses too, so the validators answer the node's decode error wherever such a number is sent.
     const value = Number(text);
-    if (!this.stack[this.stack.length - 1]?.params) return value;
+    if (!params) return value;
     if (refusedAsUint(text)) return Number.NaN;
     if (Number.isSafeInteger(value)) return value;
     this.unsafeIntegers = true;
     return this.exactIntegers ? text : value;
   }
 
-  private string(): string {
+  /** The string at the position; with `build` false only checked (the empty string stands for it). */
+  private string(build = true): string {
     const bytes = this.bytes;
     const length = bytes.length;
     const start = ++this.pos;
@@ -301,6 +479,7 @@ class Reader {
       pos++;
     }
     this.pos = pos + 1;
+    if (!build) return '';
     return plain ? asciiSlice(bytes, start, pos) : unquote(bytes, start, pos);
   }
 

@@ -6,7 +6,7 @@
  * everything else goes through the Go-compatible reader, which alone knows Go's error messages.
  */
 import { compactRaw, goStringify } from './encode.js';
-import { GoSyntaxError, type ParsedValue, parseFirstValue } from './json.js';
+import { GoSyntaxError, type ParsedValue, parseRequest } from './json.js';
 import { foldKey } from './params.js';
 
 export interface ServerRequest {
@@ -168,7 +168,7 @@ function hasRefusableNumber(text: string): boolean {
 
 function slowRequest(body: Uint8Array): ServerRequest {
   try {
-    return fromParsed(parseFirstValue(body), body);
+    return fromParsed(parseRequest(body), body);
   } catch (error) {
     if (!(error instanceof GoSyntaxError)) throw error;
     return { version: '', method: '', typeError: error.message };
@@ -177,7 +177,7 @@ function slowRequest(body: Uint8Array): ServerRequest {
 
 function fromParsed(parsed: ParsedValue, body: Uint8Array): ServerRequest {
   const request: ServerRequest = { version: '', method: '' };
-  if (parsed.unsafeIntegers) request.exactParams = () => fromParsed(parseFirstValue(body, true), body).params;
+  if (parsed.unsafeIntegers) request.exactParams = () => fromParsed(parseRequest(body, true), body).params;
   const root = parsed.value;
   if (root === null) return request;
   if (typeof root !== 'object' || Array.isArray(root)) {
