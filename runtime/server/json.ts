@@ -28,6 +28,8 @@ export interface ParsedValue {
    * exactly: read again with `exactIntegers` to have its digits.
    */
   unsafeIntegers: boolean;
+  /** Values built into objects and arrays: what members a reader drops must not cost. */
+  built: number;
 }
 
 const MAX_DEPTH = 10000;
@@ -79,17 +81,23 @@ export class RawValue {
    * of an array (later ones skipped), read by `shape`; undefined where Go cannot decode into it.
    */
   decode(shape: Shape): Record<string, unknown> | undefined {
+    return this.read(shape).value;
+  }
+
+  /** The decoding, with the count of values built into objects and arrays on the way. */
+  read(shape: Shape): { value: Record<string, unknown> | undefined; built: number } {
     const bytes = this.bytes;
     let at = this.start;
     if (bytes[at] === 0x5b) {
       at++;
       while (isSpace(bytes[at]!)) at++;
-      if (bytes[at] === 0x5d || bytes[at] === 0x6e) return {};
+      if (bytes[at] === 0x5d || bytes[at] === 0x6e) return { value: {}, built: 0 };
     }
-    if (bytes[at] !== 0x7b) return undefined;
+    if (bytes[at] !== 0x7b) return { value: undefined, built: 0 };
     const reader = new Reader(bytes.subarray(0, this.end), this.exactIntegers, 'shaped', shape);
     reader.pos = at;
-    return reader.document().value as Record<string, unknown>;
+    const parsed = reader.document();
+    return { value: parsed.value as Record<string, unknown>, built: parsed.built };
   }
 }
 
@@ -171,7 +179,6 @@ class Reader {
   unsafeIntegers = false;
   private readonly stack: Container[] = [];
 
-  /** Values built into objects and arrays: what a hostile request's unknown members must not cost. */
   built = 0;
 
   private readonly bytes: Uint8Array;
@@ -261,7 +268,7 @@ class Reader {
       if (done) break;
       c = this.skipSpace();
     }
-    return { value, members, end: this.pos, unsafeIntegers: this.unsafeIntegers };
+    return { value, members, end: this.pos, unsafeIntegers: this.unsafeIntegers, built: this.built };
   }
 
   /** The container opening at the position, inside `parent`; `dropped` when its value is only checked. */

@@ -18,6 +18,8 @@ export interface ParsedValue {
    * exactly: read again with `exactIntegers` to have its digits.
    */
   unsafeIntegers: boolean;
+  /** Values built into objects and arrays: what members a reader drops must not cost. */
+  built: number;
 }
 /** Go's quoteChar: the byte as a rune, quoted as strconv.Quote quotes it (goQuote), between single quotes. */
 export declare function quoteChar(c: number): string;
@@ -37,6 +39,8 @@ export declare class RawValue {
    * of an array (later ones skipped), read by `shape`; undefined where Go cannot decode into it.
    */
   decode(shape: Shape): Record<string, unknown> | undefined;
+  /** The decoding, with the count of values built into objects and arrays on the way. */
+  read(shape: Shape): { value: Record<string, unknown> | undefined; built: number };
 }
 /**
  * Whether Go's decoder refuses the literal for every integer kind the spec's params use (all unsigned): a fraction,

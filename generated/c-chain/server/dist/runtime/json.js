@@ -50,17 +50,22 @@ export class RawValue {
    * of an array (later ones skipped), read by `shape`; undefined where Go cannot decode into it.
    */
   decode(shape) {
+    return this.read(shape).value;
+  }
+  /** The decoding, with the count of values built into objects and arrays on the way. */
+  read(shape) {
     const bytes = this.bytes;
     let at = this.start;
     if (bytes[at] === 91) {
       at++;
       while (isSpace(bytes[at])) at++;
-      if (bytes[at] === 93 || bytes[at] === 110) return {};
+      if (bytes[at] === 93 || bytes[at] === 110) return { value: {}, built: 0 };
     }
-    if (bytes[at] !== 123) return undefined;
+    if (bytes[at] !== 123) return { value: undefined, built: 0 };
     const reader = new Reader(bytes.subarray(0, this.end), this.exactIntegers, 'shaped', shape);
     reader.pos = at;
-    return reader.document().value;
+    const parsed = reader.document();
+    return { value: parsed.value, built: parsed.built };
   }
 }
 const UINT64_MAX = '18446744073709551615';
@@ -106,7 +111,6 @@ class Reader {
   sawValue = false;
   unsafeIntegers = false;
   stack = [];
-  /** Values built into objects and arrays: what a hostile request's unknown members must not cost. */
   built = 0;
   bytes;
   exactIntegers;
@@ -192,7 +196,7 @@ class Reader {
       if (done) break;
       c = this.skipSpace();
     }
-    return { value, members, end: this.pos, unsafeIntegers: this.unsafeIntegers };
+    return { value, members, end: this.pos, unsafeIntegers: this.unsafeIntegers, built: this.built };
   }
   /** The container opening at the position, inside `parent`; `dropped` when its value is only checked. */
   open(kind, parent, dropped) {
