@@ -6,7 +6,7 @@
  * U+FFFD byte by byte, and keeps the byte span of every top-level member so `id` can be echoed verbatim.
  */
 import { goQuote } from './encode.js';
-import { declaredBy, foldKey } from './params.js';
+import { declaredBy, foldUncached } from './params.js';
 import { asciiSlice, unquote } from './text.js';
 export class GoSyntaxError extends Error {}
 const MAX_DEPTH = 1e4;
@@ -291,7 +291,8 @@ class Reader {
   member(container, key) {
     if (this.mode === 'request') {
       if (this.stack.length !== 1) return;
-      container.name = foldKey(key);
+      // No key of more than twice the longest field's length folds to one (see declaredBy).
+      container.name = key.length > 14 ? '' : foldUncached(key);
       container.dropMember = !FIELDS.has(container.name);
       return;
     }

@@ -31,6 +31,8 @@ export interface ValidateFunction {
  * Dotless i folds to I only in Turkic folding (CaseFolding.txt status T), which Go's unicode.SimpleFold leaves out.
  */
 export declare function foldKey(key: string): string;
+/** foldKey without remembering: for keys a caller may send by the million, which would only churn the memory. */
+export declare function foldUncached(key: string): string;
 /**
  * The args struct Go's decoder fills from the params given, or undefined where it cannot (the node's invalid
  * argument). Params the Go-compatible reader kept as bytes are read by the shape, members it does not declare

@@ -34,7 +34,8 @@ export function foldKey(key) {
   }
   return fold;
 }
-function foldUncached(key) {
+/** foldKey without remembering: for keys a caller may send by the million, which would only churn the memory. */
+export function foldUncached(key) {
   if (ASCII.test(key)) return key.toUpperCase();
   let out = '';
   for (const ch of key) {

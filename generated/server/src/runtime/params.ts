@@ -69,7 +69,8 @@ export function foldKey(key: string): string {
   return fold;
 }
 
-function foldUncached(key: string): string {
+/** foldKey without remembering: for keys a caller may send by the million, which would only churn the memory. */
+export function foldUncached(key: string): string {
   if (ASCII.test(key)) return key.toUpperCase();
   let out = '';
   for (const ch of key) {
