@@ -5,13 +5,16 @@
  * everything else goes through the Go-compatible reader, which alone knows Go's error messages.
  */
 import { compactRaw, goStringify } from './encode.ts';
-import { GoSyntaxError, type ParsedValue, parseFirstValue } from './json.ts';
+import { GoSyntaxError, type ParsedValue, parseRequest } from './json.ts';
 import { foldKey } from './params.ts';
 
 export interface ServerRequest {
   version: string;
   method: string;
-  /** The params value; absent when none or null was sent. */
+  /**
+   * The params value (a RawValue from the Go-compatible reader, decoded once the method is known, as json2 keeps a
+   * json.RawMessage); absent when none or null was sent.
+   */
   params?: unknown;
   /**
    * The params as written, compacted, which only the Go reader keeps (error data echoes them); elsewhere the value
@@ -167,7 +170,7 @@ function hasRefusableNumber(text: string): boolean {
 
 function slowRequest(body: Uint8Array): ServerRequest {
   try {
-    return fromParsed(parseFirstValue(body), body);
+    return fromParsed(parseRequest(body), body);
   } catch (error) {
     if (!(error instanceof GoSyntaxError)) throw error;
     return { version: '', method: '', typeError: error.message };
@@ -176,7 +179,7 @@ function slowRequest(body: Uint8Array): ServerRequest {
 
 function fromParsed(parsed: ParsedValue, body: Uint8Array): ServerRequest {
   const request: ServerRequest = { version: '', method: '' };
-  if (parsed.unsafeIntegers) request.exactParams = () => fromParsed(parseFirstValue(body, true), body).params;
+  if (parsed.unsafeIntegers) request.exactParams = () => fromParsed(parseRequest(body, true), body).params;
   const root = parsed.value;
   if (root === null) return request;
   if (typeof root !== 'object' || Array.isArray(root)) {

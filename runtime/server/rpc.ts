@@ -8,9 +8,8 @@ import {
   type Shape,
   type ValidateFunction,
   type Violation,
-  foldValue,
+  decodeParams,
   isDecodeFailure,
-  nodeArgs,
   onlyMissing,
   preferExact,
   violationsOf,
@@ -246,9 +245,8 @@ function answerNode(dispatcher: Dispatcher, body: Uint8Array, call: CallInfo): R
 
 /** The args struct Go's decoder fills from `given`, or undefined where it cannot (the node's invalid argument). */
 function decodeArgs(dispatcher: Dispatcher, method: MethodSpec, given: unknown): Record<string, unknown> | undefined {
-  const args = nodeArgs(given);
-  if (!args) return undefined;
-  const params = foldValue(args, method.shape) as Record<string, unknown>;
+  const params = decodeParams(given, method.shape);
+  if (!params) return undefined;
   const ignored = dispatcher.options.ignoredParams?.get(method.name);
   if (ignored) for (const name of ignored) delete params[name];
   return params;

@@ -6,28 +6,53 @@
  * U+FFFD byte by byte, and keeps the byte span of every top-level member so `id` can be echoed verbatim.
  */
 import { goQuote } from './encode.js';
-import { asciiSlice, unquote } from './text.js';
+import { Reader, UnexpectedEnd, isSpace } from './reader.js';
 export class GoSyntaxError extends Error {}
-const MAX_DEPTH = 1e4;
-function isSpace(c) {
-  return c === 32 || c === 9 || c === 10 || c === 13;
-}
-function isDigit(c) {
-  return c >= 48 && c <= 57;
-}
-function isHex(c) {
-  return isDigit(c) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
-}
 /** Go's quoteChar: the byte as a rune, quoted as strconv.Quote quotes it (goQuote), between single quotes. */
 export function quoteChar(c) {
   if (c === 39) return "'\\''";
   if (c === 34) return "'\"'";
   return `'${goQuote(String.fromCharCode(c)).slice(1, -1)}'`;
 }
-function fail(c, context) {
-  throw new GoSyntaxError(`invalid character ${quoteChar(c)} ${context}`);
+/**
+ * A request's params as json2 keeps them, a json.RawMessage: checked, not built, until the method is known and its
+ * args struct says which members to read (decode). Building first cost seconds for a million unknown keys, which
+ * Go's decoder skips.
+ */
+export class RawValue {
+  bytes;
+  start;
+  end;
+  exactIntegers;
+  constructor(bytes, start, end, exactIntegers) {
+    this.bytes = bytes;
+    this.start = start;
+    this.end = end;
+    this.exactIntegers = exactIntegers;
+  }
+  /**
+   * The args struct as Go fills it (runtime/server/params.ts nodeArgs, foldValue): the object, or the first element
+   * of an array (later ones skipped), read by `shape`; undefined where Go cannot decode into it.
+   */
+  decode(shape) {
+    return this.read(shape).value;
+  }
+  /** The decoding, with the count of values built into objects and arrays on the way. */
+  read(shape) {
+    const bytes = this.bytes;
+    let at = this.start;
+    if (bytes[at] === 91) {
+      at++;
+      while (isSpace(bytes[at])) at++;
+      if (bytes[at] === 93 || bytes[at] === 110) return { value: {}, built: 0 };
+    }
+    if (bytes[at] !== 123) return { value: undefined, built: 0 };
+    const reader = new Reader(bytes.subarray(0, this.end), this.exactIntegers, 'shaped', shape);
+    reader.pos = at;
+    const parsed = reader.document();
+    return { value: parsed.value, built: parsed.built };
+  }
 }
-class UnexpectedEnd extends Error {}
 const UINT64_MAX = '18446744073709551615';
 /**
  * Whether Go's decoder refuses the literal for every integer kind the spec's params use (all unsigned): a fraction,
@@ -48,224 +73,21 @@ export function refusedAsUint(text) {
  * `unexpected EOF` for a cut one). With `exactIntegers`, an integer in params beyond 2^53 is read as its digits.
  */
 export function parseFirstValue(bytes, exactIntegers = false) {
-  const reader = new Reader(bytes, exactIntegers);
+  return parse(new Reader(bytes, exactIntegers, 'plain', undefined));
+}
+/**
+ * Reads a json2 request as Go's decoder fills its serverRequest: `members` holds only the four fields (matched
+ * case-insensitively), containers in them are checked but left empty, and params is a RawValue.
+ */
+export function parseRequest(bytes, exactIntegers = false) {
+  return parse(new Reader(bytes, exactIntegers, 'request', undefined));
+}
+function parse(reader) {
   try {
     return reader.document();
   } catch (error) {
     if (error instanceof UnexpectedEnd) throw new GoSyntaxError(reader.sawValue ? 'unexpected EOF' : 'EOF');
     throw error;
-  }
-}
-class Reader {
-  pos = 0;
-  sawValue = false;
-  unsafeIntegers = false;
-  stack = [];
-  bytes;
-  exactIntegers;
-  constructor(bytes, exactIntegers) {
-    this.bytes = bytes;
-    this.exactIntegers = exactIntegers;
-  }
-  peek() {
-    if (this.pos >= this.bytes.length) throw new UnexpectedEnd();
-    return this.bytes[this.pos];
-  }
-  skipSpace() {
-    while (this.pos < this.bytes.length && isSpace(this.bytes[this.pos])) this.pos++;
-    return this.peek();
-  }
-  document() {
-    this.skipSpace();
-    this.sawValue = true;
-    const members = [];
-    let value;
-    let done = false;
-    let c = this.peek();
-    // Each turn reads one scalar or opens a container; closing brackets hand the finished value to the parent.
-    for (;;) {
-      let scalar;
-      let opened = false;
-      if (c === 123 || c === 91) {
-        if (this.stack.length >= MAX_DEPTH) fail(c, 'exceeded max depth');
-        this.pos++;
-        const parent = this.stack[this.stack.length - 1];
-        // A request is the top-level object or, in a batch, an object directly inside the top-level array.
-        const request =
-          parent?.kind === 'object' &&
-          (this.stack.length === 1 || (this.stack.length === 2 && this.stack[0].kind === 'array'));
-        const params = parent !== undefined && (parent.params || (request && parent.key.toUpperCase() === 'PARAMS'));
-        const container = {
-          kind: c === 123 ? 'object' : 'array',
-          value: c === 123 ? {} : [],
-          key: '',
-          valueStart: 0,
-          params,
-        };
-        this.stack.push(container);
-        opened = true;
-        const next = this.skipSpace();
-        if (container.kind === 'object') {
-          if (next === 125) {
-            this.pos++;
-            scalar = this.stack.pop().value;
-            opened = false;
-          } else this.readKey(container);
-        } else if (next === 93) {
-          this.pos++;
-          scalar = this.stack.pop().value;
-          opened = false;
-        }
-      } else scalar = this.scalar(c);
-      if (opened) {
-        c = this.skipSpace();
-        continue;
-      }
-      // Hand `scalar` (a finished value) to its parent, closing every container that ends right after it.
-      let finished = scalar;
-      for (;;) {
-        const parent = this.stack[this.stack.length - 1];
-        if (!parent) {
-          value = finished;
-          done = true;
-          break;
-        }
-        if (parent.kind === 'object') {
-          setMember(parent.value, parent.key, finished);
-          if (this.stack.length === 1)
-            members.push({ key: parent.key, value: finished, start: parent.valueStart, end: this.pos });
-        } else parent.value.push(finished);
-        const after = this.skipSpace();
-        if (after === 44) {
-          this.pos++;
-          if (parent.kind === 'object') {
-            const quote = this.skipSpace();
-            if (quote !== 34) fail(quote, 'looking for beginning of object key string');
-            this.readKey(parent);
-          }
-          break;
-        }
-        const close = parent.kind === 'object' ? 125 : 93;
-        if (after !== close)
-          fail(after, parent.kind === 'object' ? 'after object key:value pair' : 'after array element');
-        this.pos++;
-        finished = this.stack.pop().value;
-      }
-      if (done) break;
-      c = this.skipSpace();
-    }
-    return { value, members, end: this.pos, unsafeIntegers: this.unsafeIntegers };
-  }
-  /** Reads `"key" :` and leaves the position at the value, recording where the value starts. */
-  readKey(container) {
-    const c = this.peek();
-    if (c !== 34) fail(c, 'looking for beginning of object key string');
-    container.key = this.string();
-    const colon = this.skipSpace();
-    if (colon !== 58) fail(colon, 'after object key');
-    this.pos++;
-    this.skipSpace();
-    container.valueStart = this.pos;
-  }
-  scalar(c) {
-    if (c === 34) return this.string();
-    if (c === 45 || isDigit(c)) return this.number();
-    if (c === 116) return this.literal('true', true);
-    if (c === 102) return this.literal('false', false);
-    if (c === 110) return this.literal('null', null);
-    fail(c, 'looking for beginning of value');
-  }
-  literal(word, value) {
-    this.pos++;
-    for (let i = 1; i < word.length; i++) {
-      const c = this.peek();
-      if (c !== word.charCodeAt(i)) fail(c, `in literal ${word} (expecting '${word[i]}')`);
-      this.pos++;
-    }
-    return value;
-  }
-  /** A number ends at the first byte that cannot continue it; at the very end of a top-level value that is fine. */
-  number() {
-    const bytes = this.bytes;
-    const start = this.pos;
-    const atEnd = () => this.pos >= bytes.length;
-    const digits = () => {
-      while (!atEnd() && isDigit(bytes[this.pos])) this.pos++;
-    };
-    if (bytes[this.pos] === 45) {
-      this.pos++;
-      const c = this.peek();
-      if (!isDigit(c)) fail(c, 'in numeric literal');
-    }
-    if (bytes[this.pos] === 48) this.pos++;
-    else digits();
-    if (!atEnd() && bytes[this.pos] === 46) {
-      this.pos++;
-      const c = this.peek();
-      if (!isDigit(c)) fail(c, 'after decimal point in numeric literal');
-      digits();
-    }
-    if (!atEnd() && (bytes[this.pos] === 101 || bytes[this.pos] === 69)) {
-      this.pos++;
-      let c = this.peek();
-      if (c === 43 || c === 45) {
-        this.pos++;
-        c = this.peek();
-      }
-      if (!isDigit(c)) fail(c, 'in exponent of numeric literal');
-      digits();
-    }
-    if (atEnd() && this.stack.length > 0) throw new UnexpectedEnd();
-    const text = asciiSlice(bytes, start, this.pos);
-    // Every number a param's schema allows is an unsigned integer; a literal Go refuses there becomes NaN, which every
-    // schema type refuses too, so the validators answer the node's decode error wherever such a number is sent.
-    const value = Number(text);
-    if (!this.stack[this.stack.length - 1]?.params) return value;
-    if (refusedAsUint(text)) return Number.NaN;
-    if (Number.isSafeInteger(value)) return value;
-    this.unsafeIntegers = true;
-    return this.exactIntegers ? text : value;
-  }
-  string() {
-    const bytes = this.bytes;
-    const length = bytes.length;
-    const start = ++this.pos;
-    let pos = start;
-    let plain = true;
-    // The common case, plain characters, runs in this tight loop; escapes and errors take the careful path.
-    for (;;) {
-      if (pos >= length) {
-        this.pos = pos;
-        throw new UnexpectedEnd();
-      }
-      const c = bytes[pos];
-      if (c === 34) break;
-      if (c === 92 || c < 32) {
-        this.pos = pos;
-        this.escape(c);
-        pos = this.pos;
-        plain = false;
-        continue;
-      }
-      if (c >= 128) plain = false;
-      pos++;
-    }
-    this.pos = pos + 1;
-    return plain ? asciiSlice(bytes, start, pos) : unquote(bytes, start, pos);
-  }
-  /** Checks the escape (or control character) at the position and moves past it. */
-  escape(c) {
-    if (c < 32) fail(c, 'in string literal');
-    this.pos++;
-    const e = this.peek();
-    if (e === 117) {
-      for (let i = 0; i < 4; i++) {
-        this.pos++;
-        const h = this.peek();
-        if (!isHex(h)) fail(h, 'in \\u hexadecimal character escape');
-      }
-    } else if (!'"\\/bfnrt'.includes(String.fromCharCode(e))) fail(e, 'in string escape code');
-    this.pos++;
   }
 }
 /** A key named `__proto__` is data, as it is for JSON.parse, never the object's prototype. */

@@ -2,7 +2,10 @@
 export interface ServerRequest {
   version: string;
   method: string;
-  /** The params value; absent when none or null was sent. */
+  /**
+   * The params value (a RawValue from the Go-compatible reader, decoded once the method is known, as json2 keeps a
+   * json.RawMessage); absent when none or null was sent.
+   */
   params?: unknown;
   /**
    * The params as written, compacted, which only the Go reader keeps (error data echoes them); elsewhere the value

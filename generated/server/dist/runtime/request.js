@@ -6,7 +6,7 @@
  * everything else goes through the Go-compatible reader, which alone knows Go's error messages.
  */
 import { compactRaw, goStringify } from './encode.js';
-import { GoSyntaxError, parseFirstValue } from './json.js';
+import { GoSyntaxError, parseRequest } from './json.js';
 import { foldKey } from './params.js';
 const FIELDS = { JSONRPC: 'jsonrpc', METHOD: 'method', PARAMS: 'params', ID: 'id' };
 // ignoreBOM keeps a leading byte-order mark in the text, where Go's decoder sees it and refuses the body.
@@ -132,7 +132,7 @@ function hasRefusableNumber(text) {
 }
 function slowRequest(body) {
   try {
-    return fromParsed(parseFirstValue(body), body);
+    return fromParsed(parseRequest(body), body);
   } catch (error) {
     if (!(error instanceof GoSyntaxError)) throw error;
     return { version: '', method: '', typeError: error.message };
@@ -140,7 +140,7 @@ function slowRequest(body) {
 }
 function fromParsed(parsed, body) {
   const request = { version: '', method: '' };
-  if (parsed.unsafeIntegers) request.exactParams = () => fromParsed(parseFirstValue(body, true), body).params;
+  if (parsed.unsafeIntegers) request.exactParams = () => fromParsed(parseRequest(body, true), body).params;
   const root = parsed.value;
   if (root === null) return request;
   if (typeof root !== 'object' || Array.isArray(root)) {

@@ -6,7 +6,7 @@
  * decode failure (wrong type, format, pattern: the node's decoder rejects it) or a constraint failure (missing,
  * too long, too many: the node's handler rejects it, with its own message).
  */
-import { setMember } from './json.js';
+import { RawValue, setMember } from './json.js';
 
 /**
  * How to decode one value, computed from its schema at generation: `properties` holds each declared property by its
@@ -69,7 +69,8 @@ export function foldKey(key: string): string {
   return fold;
 }
 
-function foldUncached(key: string): string {
+/** foldKey without remembering: for keys a caller may send by the million, which would only churn the memory. */
+export function foldUncached(key: string): string {
   if (ASCII.test(key)) return key.toUpperCase();
   let out = '';
   for (const ch of key) {
@@ -85,6 +86,17 @@ function foldUncached(key: string): string {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The args struct Go's decoder fills from the params given, or undefined where it cannot (the node's invalid
+ * argument). Params the Go-compatible reader kept as bytes are read by the shape, members it does not declare
+ * skipped unbuilt.
+ */
+export function decodeParams(given: unknown, shape: Shape): Record<string, unknown> | undefined {
+  if (given instanceof RawValue) return given.decode(shape);
+  const args = nodeArgs(given);
+  return args && (foldValue(args, shape) as Record<string, unknown>);
 }
 
 /** Go's two attempts at the args struct: the params object itself, else the first element of a params array. */
@@ -126,19 +138,34 @@ function foldObject(value: Record<string, unknown>, shape: Shape): Record<string
 }
 
 /**
- * The declared property a key names, looked up in a Map: a freshly folded key looked up on the properties object is
- * interned by V8 first, and a caller's million unknown keys filled its string table (seconds of one request).
+ * The declared property a key names, looked up in Maps: a freshly folded key looked up on the properties object is
+ * interned by V8 first, and a caller's million unknown keys filled its string table (seconds of one request). As in
+ * Go, the exact name is tried first, so the keys callers send are never folded; then the folded key, unless the key
+ * is too long to fold to any declared name (folding keeps the count of code points: at most twice the UTF-16 units).
  */
-const propertyMaps = new WeakMap<Record<string, PropertyShape>, Map<string, PropertyShape>>();
-function declaredBy(shape: Shape, key: string): PropertyShape | undefined {
+interface Declared {
+  exact: Map<string, PropertyShape>;
+  folded: Map<string, PropertyShape>;
+  longest: number;
+}
+const declaredMaps = new WeakMap<Record<string, PropertyShape>, Declared>();
+export function declaredBy(shape: Shape, key: string): PropertyShape | undefined {
   const properties = shape.properties;
   if (properties === undefined) return undefined;
-  let map = propertyMaps.get(properties);
-  if (map === undefined) {
-    map = new Map(Object.entries(properties));
-    propertyMaps.set(properties, map);
+  let declared = declaredMaps.get(properties);
+  if (declared === undefined) {
+    const entries = Object.entries(properties);
+    declared = {
+      exact: new Map(entries.map(([, property]) => [property.name, property])),
+      folded: new Map(entries),
+      longest: Math.max(0, ...entries.map(([folded]) => folded.length)),
+    };
+    declaredMaps.set(properties, declared);
   }
-  return map.get(foldKey(key));
+  const exact = declared.exact.get(key);
+  if (exact !== undefined || key.length > 2 * declared.longest) return exact;
+  // Unremembered: a caller's unknown keys would only churn foldKey's memory of the keys callers use.
+  return declared.folded.get(foldUncached(key));
 }
 
 function keptAsIs(key: string, child: unknown, shape: Shape): boolean {

@@ -31,10 +31,19 @@ export interface ValidateFunction {
  * Dotless i folds to I only in Turkic folding (CaseFolding.txt status T), which Go's unicode.SimpleFold leaves out.
  */
 export declare function foldKey(key: string): string;
+/** foldKey without remembering: for keys a caller may send by the million, which would only churn the memory. */
+export declare function foldUncached(key: string): string;
+/**
+ * The args struct Go's decoder fills from the params given, or undefined where it cannot (the node's invalid
+ * argument). Params the Go-compatible reader kept as bytes are read by the shape, members it does not declare
+ * skipped unbuilt.
+ */
+export declare function decodeParams(given: unknown, shape: Shape): Record<string, unknown> | undefined;
 /** Go's two attempts at the args struct: the params object itself, else the first element of a params array. */
 export declare function nodeArgs(params: unknown): Record<string, unknown> | undefined;
 /** Decodes `value` into the shape of its schema, as Go decodes JSON into a struct. */
 export declare function foldValue(value: unknown, shape: Shape | undefined): unknown;
+export declare function declaredBy(shape: Shape, key: string): PropertyShape | undefined;
 export declare function violationsOf(validate: ValidateFunction): Violation[];
 /**
  * One validation error in words, e.g. `must match pattern "^[0-9]+$"`, naming the key not allowed or the values that

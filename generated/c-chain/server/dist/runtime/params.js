@@ -6,7 +6,7 @@
  * decode failure (wrong type, format, pattern: the node's decoder rejects it) or a constraint failure (missing,
  * too long, too many: the node's handler rejects it, with its own message).
  */
-import { setMember } from './json.js';
+import { RawValue, setMember } from './json.js';
 const CONSTRAINT_KEYWORDS = new Set([
   'required',
   'minLength',
@@ -34,7 +34,8 @@ export function foldKey(key) {
   }
   return fold;
 }
-function foldUncached(key) {
+/** foldKey without remembering: for keys a caller may send by the million, which would only churn the memory. */
+export function foldUncached(key) {
   if (ASCII.test(key)) return key.toUpperCase();
   let out = '';
   for (const ch of key) {
@@ -49,6 +50,16 @@ function foldUncached(key) {
 }
 function isObject(value) {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+/**
+ * The args struct Go's decoder fills from the params given, or undefined where it cannot (the node's invalid
+ * argument). Params the Go-compatible reader kept as bytes are read by the shape, members it does not declare
+ * skipped unbuilt.
+ */
+export function decodeParams(given, shape) {
+  if (given instanceof RawValue) return given.decode(shape);
+  const args = nodeArgs(given);
+  return args && foldValue(args, shape);
 }
 /** Go's two attempts at the args struct: the params object itself, else the first element of a params array. */
 export function nodeArgs(params) {
@@ -85,20 +96,24 @@ function foldObject(value, shape) {
   for (const key in value) if (!keptAsIs(key, value[key], shape)) return copyObject(value, shape);
   return value;
 }
-/**
- * The declared property a key names, looked up in a Map: a freshly folded key looked up on the properties object is
- * interned by V8 first, and a caller's million unknown keys filled its string table (seconds of one request).
- */
-const propertyMaps = new WeakMap();
-function declaredBy(shape, key) {
+const declaredMaps = new WeakMap();
+export function declaredBy(shape, key) {
   const properties = shape.properties;
   if (properties === undefined) return undefined;
-  let map = propertyMaps.get(properties);
-  if (map === undefined) {
-    map = new Map(Object.entries(properties));
-    propertyMaps.set(properties, map);
+  let declared = declaredMaps.get(properties);
+  if (declared === undefined) {
+    const entries = Object.entries(properties);
+    declared = {
+      exact: new Map(entries.map(([, property]) => [property.name, property])),
+      folded: new Map(entries),
+      longest: Math.max(0, ...entries.map(([folded]) => folded.length)),
+    };
+    declaredMaps.set(properties, declared);
   }
-  return map.get(foldKey(key));
+  const exact = declared.exact.get(key);
+  if (exact !== undefined || key.length > 2 * declared.longest) return exact;
+  // Unremembered: a caller's unknown keys would only churn foldKey's memory of the keys callers use.
+  return declared.folded.get(foldUncached(key));
 }
 function keptAsIs(key, child, shape) {
   const declared = declaredBy(shape, key);

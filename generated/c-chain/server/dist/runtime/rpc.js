@@ -5,7 +5,7 @@
  * specification (-32601, -32602, batches).
  */
 import { goQuote, goStringify, joinParts } from './encode.js';
-import { foldValue, isDecodeFailure, nodeArgs, onlyMissing, preferExact, violationsOf } from './params.js';
+import { decodeParams, isDecodeFailure, onlyMissing, preferExact, violationsOf } from './params.js';
 import { readNodeRequest } from './request.js';
 import { answerStandard } from './standard.js';
 /** An error with a chosen JSON-RPC code; throw it from a handler. Any other Error is a handler error (-32000). */
@@ -130,9 +130,8 @@ function answerNode(dispatcher, body, call) {
 }
 /** The args struct Go's decoder fills from `given`, or undefined where it cannot (the node's invalid argument). */
 function decodeArgs(dispatcher, method, given) {
-  const args = nodeArgs(given);
-  if (!args) return undefined;
-  const params = foldValue(args, method.shape);
+  const params = decodeParams(given, method.shape);
+  if (!params) return undefined;
   const ignored = dispatcher.options.ignoredParams?.get(method.name);
   if (ignored) for (const name of ignored) delete params[name];
   return params;

@@ -6,13 +6,16 @@
  * everything else goes through the Go-compatible reader, which alone knows Go's error messages.
  */
 import { compactRaw, goStringify } from './encode.js';
-import { GoSyntaxError, type ParsedValue, parseFirstValue } from './json.js';
+import { GoSyntaxError, type ParsedValue, parseRequest } from './json.js';
 import { foldKey } from './params.js';
 
 export interface ServerRequest {
   version: string;
   method: string;
-  /** The params value; absent when none or null was sent. */
+  /**
+   * The params value (a RawValue from the Go-compatible reader, decoded once the method is known, as json2 keeps a
+   * json.RawMessage); absent when none or null was sent.
+   */
   params?: unknown;
   /**
    * The params as written, compacted, which only the Go reader keeps (error data echoes them); elsewhere the value
@@ -168,7 +171,7 @@ function hasRefusableNumber(text: string): boolean {
 
 function slowRequest(body: Uint8Array): ServerRequest {
   try {
-    return fromParsed(parseFirstValue(body), body);
+    return fromParsed(parseRequest(body), body);
   } catch (error) {
     if (!(error instanceof GoSyntaxError)) throw error;
     return { version: '', method: '', typeError: error.message };
@@ -177,7 +180,7 @@ function slowRequest(body: Uint8Array): ServerRequest {
 
 function fromParsed(parsed: ParsedValue, body: Uint8Array): ServerRequest {
   const request: ServerRequest = { version: '', method: '' };
-  if (parsed.unsafeIntegers) request.exactParams = () => fromParsed(parseFirstValue(body, true), body).params;
+  if (parsed.unsafeIntegers) request.exactParams = () => fromParsed(parseRequest(body, true), body).params;
   const root = parsed.value;
   if (root === null) return request;
   if (typeof root !== 'object' || Array.isArray(root)) {
