@@ -5,8 +5,10 @@
  * authorization; vms/platformvm/state/state.go:1688 stores each with AddTx(chain, Committed). The chain's ID is the
  * tx's ID, so hashing the bytes proves them on every network.
  */
-import { Bytes, Id, Input, Int, Stringpr, avaxSerial, pvmSerial, utils } from '@avalabs/avalanchejs';
+import { Bytes, Id, Input, Int, Stringpr, avaxSerial, pvm, pvmSerial, utils } from '@avalabs/avalanchejs';
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cb58Encode } from '../../generators/formats.ts';
 import { C_CHAIN_GENESIS } from '../../mock/world/genesis-chains.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
 import { avmGenesisBytes, genesisChainTx } from '../../mock/world/genesis-txs.ts';
@@ -85,6 +87,19 @@ describe('platform.getTx / getTxStatus of a genesis chain', () => {
       expect(result.encoding).toBe('hex');
       const bytes = Buffer.from(result.tx.slice(2, -8), 'hex');
       expect(utils.getManagerForVM('PVM').unpackTransaction(bytes).getBlockchainId()).toBe(EMPTY_ID);
+    }
+  });
+
+  it("is what avalanchejs 5.2.0's PVMApi reads: the chain's tx, named by its ID", async () => {
+    const api = new pvm.PVMApi(node.url);
+    for (const [txID, name] of [
+      [xChainID, 'X-Chain'],
+      [cChainID, 'C-Chain'],
+    ] as const) {
+      const signed = await api.getTx({ txID });
+      expect(cb58Encode(createHash('sha256').update(signed.toBytes()).digest())).toBe(txID);
+      expect((signed.unsignedTx as pvmSerial.CreateChainTx).chainName.value()).toBe(name);
+      expect(await api.getTxStatus({ txID })).toEqual({ status: 'Committed' });
     }
   });
 
