@@ -1,7 +1,7 @@
 /**
  * The Admin API's state (api/admin/service.go): chain aliases, which also add API routes (`/ext/bc/<alias>`), route
- * aliases (`admin.alias`), logger levels, the CPU profiler (one at a time), and the VM registry that `loadVMs` reads
- * once. The starting state is the one the spec's examples describe.
+ * aliases (`admin.alias`), logger levels, the CPU profiler (one at a time), and `loadVMs` of a node whose plugin
+ * directory holds nothing. The starting state is the one the spec's examples describe.
  */
 import { posix } from 'node:path';
 import type { AdminLogAndDisplayLevels as Levels, AdminLogLevel as Level } from '../generated/server/dist/index.js';
@@ -27,8 +27,6 @@ export interface AdminSetup {
   chains: ChainAliases;
   /** Logger levels at start, by logger name. */
   loggers: Record<string, Levels>;
-  /** What the first `admin.loadVMs` finds. */
-  firstLoad: { newVMs: Record<string, string[]>; failedVMs?: Record<string, string> };
   /** API routes under /ext that exist, e.g. `/ext/bc/X`, for `admin.alias` conflicts. */
   routes: string[];
 }
@@ -45,7 +43,6 @@ export class AdminState {
   readonly chains: ChainAliases;
   private readonly loggers: Map<string, Levels>;
   private profiling = false;
-  private pendingLoad: AdminSetup['firstLoad'] | undefined;
   private readonly reserved: Set<string>;
   /** `/ext/<alias>` -> `/ext/<endpoint>`, for the router. */
   readonly routeAliases = new Map<string, string>();
@@ -53,7 +50,6 @@ export class AdminState {
   constructor(setup: AdminSetup) {
     this.chains = setup.chains;
     this.loggers = new Map(Object.entries(setup.loggers).map(([name, levels]) => [name, { ...levels }]));
-    this.pendingLoad = setup.firstLoad;
     this.reserved = new Set(setup.routes);
   }
 
@@ -142,10 +138,13 @@ export class AdminState {
     return {};
   }
 
-  loadVMs(): AdminSetup['firstLoad'] {
-    const found = this.pendingLoad ?? { newVMs: {} };
-    this.pendingLoad = undefined;
-    return structuredClone(found);
+  /**
+   * The mock runs no plugin VM: like a node with an empty plugin directory (the default one, which config/config.go
+   * getPluginDir creates), every rescan finds nothing new and nothing failed. api/admin/service.go:326 writes `newVMs`
+   * as the map ids.GetRelevantAliases makes, `{}`, and leaves the empty `failedVMs` out (`omitempty`).
+   */
+  loadVMs(): { newVMs: Record<string, string[]> } {
+    return { newVMs: {} };
   }
 }
 

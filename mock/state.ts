@@ -82,11 +82,9 @@ export class MockState {
         password: String(example.params.password),
       })),
     );
-    const firstLoad = examplesOf('admin.loadVMs')[0]?.result as AdminSetup['firstLoad'] | undefined;
     this.admin = new AdminState({
       chains: world,
       loggers: startingLoggers(),
-      firstLoad: firstLoad ?? { newVMs: {} },
       routes,
     });
     this.health = new HealthState(

@@ -17,9 +17,9 @@ import type { World } from '../world/world.ts';
  * Bumped whenever the world gains or loses a journaled part (2: L1 expiries and the validator-set history; 3: the
  * indexes; 4: nodes' connections and uptimes; 5: the C-Chain, its blocks in the C/block index and its edits; 6: the
  * C-Chain's pending transactions; 7: the C-Chain's blocks name coreth's coinbase, so an older file's replay into other
- * hashes), so a file from an older mock is refused with a clear message instead of half loading.
+ * hashes; 8: the P-Chain holds the genesis chains' CreateChainTxs, which an older file's tables would drop), so a file from an older mock is refused with a clear message instead of half loading.
  */
-const VERSION = 7;
+const VERSION = 8;
 
 /** Reads the holder's own value: JSON.stringify hands a replacer a Buffer already turned into `{ type, data }`. */
 function replacer(this: Record<string, unknown>, key: string, value: unknown): unknown {
@@ -123,7 +123,7 @@ export function worldOf(text: string, source: string): { world: World; options: 
   if (saved && typeof saved.version === 'number' && saved.version < VERSION && saved.data)
     throw new Error(
       `${source} was saved by an older mock (state version ${saved.version}; this one reads version ${VERSION}, ` +
-        "whose C-Chain blocks name coreth's coinbase): " +
+        "whose P-Chain holds the X- and C-Chain's genesis transactions): " +
         'start without it, or delete it to save a new one',
     );
   if (!saved || saved.version !== VERSION || !saved.data || typeof saved.options !== 'object' || !saved.options)

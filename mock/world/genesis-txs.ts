@@ -15,6 +15,9 @@ const ADD_VALIDATOR_TX = 0x0c;
 const ADD_PERMISSIONLESS_VALIDATOR_TX = 0x19;
 const OUTPUT_OWNERS = 0x0b;
 const PROOF_OF_POSSESSION = 0x1c;
+/** P-Chain CreateChainTx and secp256k1fx.Input (the empty subnet authorization of a genesis chain). */
+const CREATE_CHAIN_TX = 0x0f;
+const SECP256K1_INPUT = 0x0a;
 
 /** Appends big-endian fields to a growing list of chunks. */
 class Writer {
@@ -57,6 +60,11 @@ class Writer {
     const b = Buffer.alloc(outputLength(owner, stakeableLocktime));
     writeOutput(b, 0, amount, owner, stakeableLocktime);
     return this.bytes(b);
+  }
+
+  /** A u32-counted byte slice, as Go's []byte. */
+  slice(value: Uint8Array): this {
+    return this.u32(value.length).bytes(value);
   }
 
   /** secp256k1fx.OutputOwners as an interface value: type ID, locktime, threshold, addresses. */
@@ -142,5 +150,31 @@ export function genesisValidatorTx(
   w.owners(owner);
   if (permissionless) w.owners(owner);
   const bytes = w.u32(staker.delegationFee).u32(0).done();
+  return { id: idOf(bytes), bytes };
+}
+
+/**
+ * The X-Chain's genesis data (avm.Genesis.Bytes): codec version, one GenesisAsset, its alias "AVAX" and the AVAX
+ * CreateAssetTx's fields, which are the asset transaction's bytes without version, type ID and credentials.
+ */
+export function avmGenesisBytes(avaxAssetTx: Uint8Array): Uint8Array {
+  const fields = avaxAssetTx.subarray(2 + 4, avaxAssetTx.length - 4);
+  return new Writer().u16(0).u32(1).text('AVAX').bytes(fields).done();
+}
+
+/**
+ * A chain created at genesis (vms/platformvm/genesis/genesis.go New): a CreateChainTx of the Primary Network from
+ * the P-Chain, with no inputs, outputs or memo, an empty secp256k1fx.Input as subnet authorization and no
+ * credentials. Its ID is the chain's ID.
+ */
+export function genesisChainTx(
+  networkID: number,
+  emptyID: string,
+  chain: { name: string; vmID: string; fxIDs: readonly string[]; genesisData: Uint8Array },
+): { id: string; bytes: Uint8Array } {
+  const w = new Writer().u16(0).u32(CREATE_CHAIN_TX).baseTx(networkID, emptyID, new Uint8Array());
+  w.bytes(idBytes(emptyID)).text(chain.name).bytes(idBytes(chain.vmID)).u32(chain.fxIDs.length);
+  for (const fx of chain.fxIDs) w.bytes(idBytes(fx));
+  const bytes = w.slice(chain.genesisData).u32(SECP256K1_INPUT).u32(0).u32(0).done();
   return { id: idOf(bytes), bytes };
 }

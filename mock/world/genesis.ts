@@ -17,16 +17,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bech32Decode, cb58Encode } from '../../generators/formats.ts';
 import { idBytes, idOf, makeBlock, makeUtxo, outputLength, pGenesisBlock, sha256, writeOutput } from './codec.ts';
+import { addGenesisChains } from './genesis-chains.ts';
 import { avaxGenesisTx, genesisValidatorTx } from './genesis-txs.ts';
 import {
   type Allocation,
   EMPTY_ID,
-  FX_IDS,
   NETWORKS,
   type NetworkIdentity,
   type NetworkName,
   type Staker,
-  VM_IDS,
 } from './networks.ts';
 import { potentialReward } from './reward.ts';
 import { knownAddresses } from './known-keys.ts';
@@ -139,23 +138,7 @@ export function buildWorld(options: WorldOptions = {}): World {
   const { avaxAssetID, startTime } = identity;
   const chains = world.chainIDs;
 
-  // Chains, aliases (genesis/aliases.go), the AVAX asset.
-  world.chains.set(chains.X, {
-    id: chains.X,
-    name: 'X-Chain',
-    subnetID: EMPTY_ID,
-    vmID: VM_IDS.avm,
-    fxIDs: FX_IDS,
-    genesisData: new Uint8Array(),
-  });
-  world.chains.set(chains.C, {
-    id: chains.C,
-    name: 'C-Chain',
-    subnetID: EMPTY_ID,
-    vmID: VM_IDS.evm,
-    fxIDs: [],
-    genesisData: new Uint8Array(),
-  });
+  // Aliases (genesis/aliases.go) and the AVAX asset.
   for (const [id, aliases] of [
     [chains.P, ['P', 'platform']],
     [chains.X, ['X', 'avm']],
@@ -182,6 +165,7 @@ export function buildWorld(options: WorldOptions = {}): World {
   if (assetTx.id !== avaxAssetID)
     throw new Error(`the ${identity.name} genesis asset transaction hashes to ${assetTx.id}, not ${avaxAssetID}`);
   world.txs.set(avaxAssetID, { id: avaxAssetID, chain: 'X', bytes: assetTx.bytes, status: 'Accepted' });
+  addGenesisChains(world, identity, assetTx.bytes);
   holders.forEach((holder, outputIndex) => {
     const utxo = makeUtxo({
       txID: avaxAssetID,

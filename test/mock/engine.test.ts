@@ -570,8 +570,8 @@ describe('--state', () => {
     const saved = JSON.parse(readFileSync(file, 'utf8'));
     writeFileSync(file, JSON.stringify({ ...saved, version: 1 }));
     expect(() => loadWorld(file)).toThrow(
-      `${file} was saved by an older mock (state version 1; this one reads version 7, whose C-Chain blocks ` +
-        "name coreth's coinbase): start without it, or delete it to save a new one",
+      `${file} was saved by an older mock (state version 1; this one reads version 8, whose P-Chain holds the ` +
+        "X- and C-Chain's genesis transactions): start without it, or delete it to save a new one",
     );
   });
 });

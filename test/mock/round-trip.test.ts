@@ -39,7 +39,6 @@ const BEFORE: Record<string, Array<[string, number]>> = {
   'keystore.listUsers/one user': [['keystore.createUser', 0]],
   'admin.getChainAliases/chain aliased with admin.aliasChain': [['admin.aliasChain', 0]],
   'admin.stopCPUProfiler': [['admin.startCPUProfiler', 0]],
-  'admin.loadVMs/nothing new': [['admin.loadVMs', 0]],
   'dev.revert': [['dev.snapshot', 0]],
   'dev.setSubnetOwner': [['dev.addSubnet', 0]],
   'dev.convertSubnet': [['dev.addSubnet', 0]],
@@ -101,6 +100,12 @@ const STATEFUL = new Set(['admin', 'keystore', 'info', 'health', 'dev']);
  * docs), a real node's configuration and database.
  */
 const OTHER_CHAIN = new Set(['admin.aliasChain', 'admin.getChainAliases', 'admin.getConfig', 'admin.dbGet']);
+/**
+ * Admin examples of a node with plugins: the mock runs none, so its loadVMs answers `{"newVMs":{}}` as a node with an
+ * empty plugin directory does (test/mock/wire-admin-load-vms.test.ts); the example of a plugin loaded and one failed
+ * goes to the example handler set.
+ */
+const OTHER_NODE = new Set(['admin.loadVMs/one VM loaded, one failed']);
 
 describe('round trip of every example through the generated client', () => {
   let node: { url: string; close: () => Promise<void> } | undefined;
@@ -125,7 +130,7 @@ describe('round trip of every example through the generated client', () => {
     '%s',
     async (_title, { endpoint, method, example }) => {
       node =
-        STATEFUL.has(endpoint) && !OTHER_CHAIN.has(method.name)
+        STATEFUL.has(endpoint) && !OTHER_CHAIN.has(method.name) && !OTHER_NODE.has(`${method.name}/${example.name}`)
           ? await startMockNode({ port: 0, nodeVersion: 'all', validateResults: true, world: { accounts: 0 } })
           : await startExamplesServer();
       for (const [name, index] of BEFORE[`${method.name}/${example.name}`] ?? BEFORE[method.name] ?? []) {
