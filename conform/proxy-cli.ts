@@ -10,6 +10,7 @@ import { startProxy } from './proxy.ts';
 import { OTHER_METHODS, UNKNOWN_ROWS, formatSummary, formatViolation, printable } from './proxy-stats.ts';
 import { exitWithUsage, parseCli, requireHttpUrl } from './cli-common.ts';
 import { loadValidatorAside } from './proxy-spec.ts';
+import type { SpecValidator } from './validate.ts';
 
 const USAGE = `usage: npm run proxy -- --upstream <base URL, e.g. http://127.0.0.1:9650> --port <port> [options]
   --spec <path>              endpoint document or folder of them, as the generator takes it (repeatable;
@@ -50,10 +51,26 @@ if (!Number.isInteger(answerTimeoutMs) || answerTimeoutMs <= 0)
   fail('--answer-timeout-ms must be a positive whole number of milliseconds');
 const maxConnections = Number(args['max-connections']);
 if (!Number.isInteger(maxConnections) || maxConnections <= 0) fail('--max-connections must be a positive whole number');
-// Loaded once the proxy listens, while it forwards (./proxy-spec.ts); exchanges are checked once it is there.
+// The toolkit's own spec (checked when generated/ was made) loads once the proxy listens, while it forwards
+// (./proxy-spec.ts); exchanges are checked once it is there. A spec given with --spec is the user's to get right:
+// one that does not load is refused before the proxy listens.
+const given = args.spec && args.spec.length > 0 ? args.spec : undefined;
+const specName = given ? given.join(', ') : "the toolkit's openrpc/";
+const stopOn = (error: Error): never => {
+  // A broken spec or a stale generated/server: nothing to check against, so no proxy.
+  process.stderr.write(`proxy: ${error.message}\n`);
+  process.exit(2);
+};
 let load!: () => void;
-const validator = new Promise<void>((resolve) => (load = resolve)).then(() => loadValidatorAside(args.spec));
-validator.catch(() => {});
+let validator: Promise<SpecValidator>;
+if (given) {
+  process.stdout.write(`loading the spec from ${specName} ...\n`);
+  validator = Promise.resolve(await loadValidatorAside(given).catch(stopOn));
+  load = () => {};
+} else {
+  validator = new Promise<void>((resolve) => (load = resolve)).then(() => loadValidatorAside(undefined));
+  validator.catch(() => {});
+}
 
 let proxy: Awaited<ReturnType<typeof startProxy>>;
 try {
@@ -94,18 +111,16 @@ try {
 process.stdout.write(
   `proxy listening on ${proxy.url}, forwarding to ${upstream}${args.record ? `, recording into ${args.record}` : ''}\n`,
 );
-const specName = args.spec && args.spec.length > 0 ? args.spec.join(', ') : "the toolkit's openrpc/";
-process.stdout.write(
-  `loading the spec from ${specName}: calls are forwarded meanwhile and checked once it is loaded\n`,
-);
+if (!given)
+  process.stdout.write(
+    `loading the spec from ${specName}: calls are forwarded meanwhile and checked once it is loaded\n`,
+  );
 load();
 validator.then(
   (loaded) => process.stdout.write(`spec loaded: ${loaded.methods.size} methods; checking every call\n`),
   async (error: Error) => {
-    // A broken spec or a stale generated/server: nothing to check against, so no proxy.
-    process.stderr.write(`proxy: ${error.message}\n`);
     await proxy.close();
-    process.exit(2);
+    stopOn(error);
   },
 );
 

@@ -63,7 +63,7 @@ describe('npm run proxy start-up', () => {
     expect(loaded).toBeGreaterThan(loading);
   });
 
-  it('stops, exit code 2, naming the problem when the spec given cannot be loaded', async () => {
+  it('refuses a --spec that cannot be loaded before it listens, exit code 2, naming the problem', async () => {
     const { code, stdout, stderr } = await runCli('conform/proxy-cli.ts', [
       '--upstream',
       'http://127.0.0.1:9',
@@ -74,8 +74,9 @@ describe('npm run proxy start-up', () => {
     ]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/^proxy: [\s\S]*nonexistent/);
-    // It listened at once; it stops without a word that it checks anything.
-    expect(stdout).not.toContain('spec loaded');
+    // A spec of the user's own is loaded before the proxy listens: it never claims to be a proxy for it.
+    expect(stdout).toMatch(/^loading the spec from \/nonexistent\/spec\.json/);
+    expect(stdout).not.toMatch(/listening|spec loaded/);
   });
 });
 
