@@ -4,7 +4,7 @@
  * joined byte for byte until either side ends. The frames are not checked: the proxy checks HTTP exchanges only, and
  * says so once. An upstream that refuses the upgrade (any other status) has its answer passed on, as for a plain call.
  */
-import type { IncomingMessage, OutgoingHttpHeaders, ClientRequest, RequestOptions } from 'node:http';
+import type { ClientRequest, IncomingMessage, OutgoingHttpHeaders, RequestOptions, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { endToEnd } from './proxy-relay.ts';
@@ -14,10 +14,10 @@ import { endToEnd } from './proxy-relay.ts';
  * pool): with MAX_CONNECTIONS callers and UPSTREAM_SOCKETS pooled, still within `ulimit -n 1024`.
  */
 export const MAX_TUNNELS = 64;
+/** The most of an upstream's refusal of an upgrade that is held to pass on (it is sent with its length). */
+const REFUSAL_LIMIT = 1024 * 1024;
 
 export interface UpgradeRelay {
-  /** The server's 'upgrade' listener. */
-  onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   /** Ends every joined connection. */
   closeAll(): void;
 }
@@ -38,7 +38,12 @@ const statusText = (status: number, text: string) =>
   `\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close` +
   `\r\n\r\n${text}`;
 
-export function upgradeRelay(options: UpgradeOptions): UpgradeRelay {
+/** Relays `server`'s upgrade requests, but those on connections `refused` already answered 503 (./proxy-intake.ts). */
+export function upgradeRelay(
+  server: Server,
+  refused: (socket: Socket) => boolean,
+  options: UpgradeOptions,
+): UpgradeRelay {
   const open = new Set<Duplex>();
   let relayed = 0;
   const refuse = (socket: Duplex, status: number, message: string) => {
@@ -84,7 +89,15 @@ export function upgradeRelay(options: UpgradeOptions): UpgradeRelay {
       for (let i = 0; i < raw.length; i += 2)
         if (raw[i]!.toLowerCase() !== 'content-length') lines.push(`${raw[i]}: ${raw[i + 1]}`);
       const chunks: Buffer[] = [];
-      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let size = 0;
+      answer.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        // A refusal is a few words; one that keeps coming is no answer to pass on whole.
+        if ((size += chunk.length) > REFUSAL_LIMIT) {
+          answer.destroy();
+          refuse(socket, 502, 'Bad Gateway: the upstream refused the upgrade with an answer too large to pass on');
+        }
+      });
       answer.on('end', () => {
         const body = Buffer.concat(chunks);
         lines.push(`Content-Length: ${body.length}`, 'Connection: close', '', '');
@@ -115,8 +128,10 @@ export function upgradeRelay(options: UpgradeOptions): UpgradeRelay {
     });
   };
 
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!refused(req.socket)) onUpgrade(req, socket, head);
+  });
   return {
-    onUpgrade,
     closeAll: () => {
       for (const socket of open) socket.destroy();
     },

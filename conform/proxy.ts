@@ -281,7 +281,7 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
   // Callers keep connections open as they would to the node (AvalancheGo's idle timeout is 120 s). Node's default of
   // 5 s closes a connection whose caller is still reading a large answer, and its next call on it is then reset.
   server.keepAliveTimeout = options.idleTimeoutMs ?? 120_000;
-  const relay = upgradeRelay({
+  const relay = upgradeRelay(server, refused, {
     send,
     target: { protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, basePath },
     ...(options.hostHeader ? { hostHeader: options.hostHeader } : {}),
@@ -294,9 +294,6 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
       stats.upstreamFailures += 1;
       options.onUpstreamError?.(message);
     },
-  });
-  server.on('upgrade', (req: IncomingMessage, socket, head: Buffer) => {
-    if (!refused(req.socket)) relay.onUpgrade(req, socket, head);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -124,4 +124,46 @@ describe('WebSocket through the proxy', () => {
     expect(direct.status).not.toBe(101);
     expect([proxied.status, proxied.text]).toEqual([direct.status, direct.text]);
   });
+
+  it('answers 504 for an upstream silent to an upgrade, and 502 for one refusing it at great length', async () => {
+    const upstream = await listen(() => {});
+    // Upgraded sockets are the test's own to end: the server no longer tracks them.
+    const held = new Set<import('node:stream').Duplex>();
+    closers.push(upstream.close, async () => {
+      for (const socket of held) socket.destroy();
+    });
+    upstream.server.on('upgrade', (req, socket) => {
+      held.add(socket);
+      // /long refuses with an endless body; any other path is never answered.
+      if (req.url === '/long') {
+        socket.write('HTTP/1.1 400 Bad Request\r\nTransfer-Encoding: chunked\r\n\r\n');
+        const chunk = `100000\r\n${'x'.repeat(0x100000)}\r\n`;
+        const more = () => {
+          while (!socket.destroyed && socket.write(chunk));
+          if (!socket.destroyed) socket.once('drain', more);
+        };
+        more();
+      }
+      socket.on('error', () => {});
+    });
+    const failures: string[] = [];
+    const proxy = await startProxy({
+      upstream: upstream.url,
+      validator: new SpecValidator(loadSpecModel()),
+      timeoutMs: 300,
+      onUpstreamError: (message) => failures.push(message),
+    });
+    closers.push(() => proxy.close());
+    const upgrade = {
+      method: 'GET',
+      contentType: null,
+      headers: { connection: 'Upgrade', upgrade: 'websocket' },
+    };
+    const silent = await send(`${proxy.url}/quiet`, upgrade);
+    expect(silent.status).toBe(504);
+    const long = await send(`${proxy.url}/long`, upgrade);
+    expect(long.status).toBe(502);
+    expect(long.text).toMatch(/too large/);
+    expect(failures).toHaveLength(1);
+  });
 });
