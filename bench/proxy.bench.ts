@@ -88,6 +88,8 @@ async function memory(): Promise<void> {
   );
   let violations = 0;
   const failures: string[] = [];
+  const spawned = performance.now();
+  let listeningMs: number | undefined;
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let text = '';
@@ -95,7 +97,9 @@ async function memory(): Promise<void> {
         text += chunk;
         violations += (chunk.toString().match(/^violation /gm) ?? []).length;
         const match = /listening on (http:\/\/\S+),/.exec(text);
-        if (match) resolve(match[1]!);
+        if (match) listeningMs ??= performance.now() - spawned;
+        // The proxy loads its spec once it listens: the memory at start is measured with the spec loaded.
+        if (match && /^spec loaded/m.test(text)) resolve(match[1]!);
       });
       child.once('exit', (code) => reject(new Error(`the proxy exited (${code}) before listening: ${text}`)));
     });
@@ -126,6 +130,9 @@ async function memory(): Promise<void> {
         });
         req.end(body(id));
       });
+    console.log(
+      `proxy CLI start: listening after ${listeningMs?.toFixed(0)} ms, spec loaded after ${(performance.now() - spawned).toFixed(0)} ms`,
+    );
     const warm = new Agent({ keepAlive: true, maxSockets: 1 });
     await call(warm, 0);
     warm.destroy();

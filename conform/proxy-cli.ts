@@ -7,21 +7,23 @@
  */
 import { MAX_CONNECTIONS, UPSTREAM_SOCKETS } from './proxy-intake.ts';
 import { startProxy } from './proxy.ts';
-import { OTHER_METHODS, UNKNOWN_ROWS, formatSummary, formatViolation } from './proxy-stats.ts';
+import { OTHER_METHODS, UNKNOWN_ROWS, formatSummary, formatViolation, printable } from './proxy-stats.ts';
 import { exitWithUsage, parseCli, requireHttpUrl } from './cli-common.ts';
-import { loadValidator } from './validate.ts';
+import { loadValidatorAside } from './proxy-spec.ts';
+import type { SpecValidator } from './validate.ts';
 
 const USAGE = `usage: npm run proxy -- --upstream <base URL, e.g. http://127.0.0.1:9650> --port <port> [options]
-  --spec <path>      endpoint document or folder of them, as the generator takes it (repeatable; default: the
-                     toolkit's openrpc/)
-  --host <address>   address to listen on (default 127.0.0.1)
-  --record <dir>     write each exchange to <dir>/<seq>-<method>.json (mode 0600, secrets redacted)
-  --timeout-ms <n>   how long the upstream may stay silent before the caller gets 504 (default 30000)
-  --answer-timeout-ms <n>  how long a whole answer may take before the caller gets 504, or is cut once the answer
-                     has begun (default 120000)
-  --host-header <h>  send this Host header upstream (default: the caller's, as sent)
-  --max-connections <n>  caller connections held at once; one more gets 503 at once (default ${MAX_CONNECTIONS}:
-                     with at most ${UPSTREAM_SOCKETS} sockets upstream, within ulimit -n 1024)`;
+  --spec <path>              endpoint document or folder of them, as the generator takes it (repeatable;
+                             default: the toolkit's openrpc/)
+  --host <address>           address to listen on (default 127.0.0.1)
+  --record <dir>             write each exchange to <dir>/<seq>-<method>.json (mode 0600, secrets redacted)
+  --timeout-ms <n>           how long the upstream may stay silent before the caller gets 504 (default 30000)
+  --answer-timeout-ms <n>    how long a whole answer may take before the caller gets 504, or is cut once the
+                             answer has begun (default 120000)
+  --host-header <h>          send this Host header upstream (default: the caller's, as sent)
+  --max-connections <n>      caller connections held at once; one more gets 503 at once (default ${MAX_CONNECTIONS}:
+                             with at most ${UPSTREAM_SOCKETS} sockets upstream, within ulimit -n 1024)
+WebSocket upgrades (e.g. /ext/bc/C/ws) are relayed to the upstream's same path, their frames unchecked.`;
 
 function fail(message: string): never {
   return exitWithUsage('proxy', USAGE, message);
@@ -49,7 +51,26 @@ if (!Number.isInteger(answerTimeoutMs) || answerTimeoutMs <= 0)
   fail('--answer-timeout-ms must be a positive whole number of milliseconds');
 const maxConnections = Number(args['max-connections']);
 if (!Number.isInteger(maxConnections) || maxConnections <= 0) fail('--max-connections must be a positive whole number');
-const validator = await loadValidator('proxy', args.spec);
+// The toolkit's own spec (checked when generated/ was made) loads once the proxy listens, while it forwards
+// (./proxy-spec.ts); exchanges are checked once it is there. A spec given with --spec is the user's to get right:
+// one that does not load is refused before the proxy listens.
+const given = args.spec && args.spec.length > 0 ? args.spec : undefined;
+const specName = given ? given.join(', ') : "the toolkit's openrpc/";
+const stopOn = (error: Error): never => {
+  // A broken spec or a stale generated/server: nothing to check against, so no proxy.
+  process.stderr.write(`proxy: ${error.message}\n`);
+  process.exit(2);
+};
+let load!: () => void;
+let validator: Promise<SpecValidator>;
+if (given) {
+  process.stdout.write(`loading the spec from ${specName} ...\n`);
+  validator = Promise.resolve(await loadValidatorAside(given).catch(stopOn));
+  load = () => {};
+} else {
+  validator = new Promise<void>((resolve) => (load = resolve)).then(() => loadValidatorAside(undefined));
+  validator.catch(() => {});
+}
 
 let proxy: Awaited<ReturnType<typeof startProxy>>;
 try {
@@ -74,6 +95,12 @@ try {
     onUpstreamError: (message) => process.stderr.write(`proxy: ${message}\n`),
     onInternalError: (message) => process.stderr.write(`proxy: ${message}\n`),
     // Once: under a flood of callers a line per refusal would be a flood of its own (the summary counts them).
+    onWebSocket: (path, count) => {
+      if (count === 1)
+        process.stdout.write(
+          `websocket ${printable(path)}: relayed to the upstream, its frames unchecked (logged for the first only)\n`,
+        );
+    },
     onRefused: (message) => {
       if (proxy?.stats.refused === 1) process.stderr.write(`proxy: ${message} (said once; the summary counts them)\n`);
     },
@@ -83,6 +110,18 @@ try {
 }
 process.stdout.write(
   `proxy listening on ${proxy.url}, forwarding to ${upstream}${args.record ? `, recording into ${args.record}` : ''}\n`,
+);
+if (!given)
+  process.stdout.write(
+    `loading the spec from ${specName}: calls are forwarded meanwhile and checked once it is loaded\n`,
+  );
+load();
+validator.then(
+  (loaded) => process.stdout.write(`spec loaded: ${loaded.methods.size} methods; checking every call\n`),
+  async (error: Error) => {
+    await proxy.close();
+    stopOn(error);
+  },
 );
 
 let stopping = false;

@@ -38,6 +38,8 @@ export class ProxyStats {
   upstreamFailures = 0;
   /** Callers answered 503 for want of connections (./proxy-intake.ts). */
   refused = 0;
+  /** Upgraded (WebSocket) connections relayed, unchecked (./proxy-upgrade.ts). */
+  websockets = 0;
   private unknownRows = 0;
 
   /**
@@ -92,7 +94,8 @@ export function formatSummary(stats: ProxyStats): string {
       (stats.upstreamFailures > 0
         ? `, ${stats.upstreamFailures} answered 502/504 (upstream unreachable or silent)`
         : '') +
-      (stats.refused > 0 ? `, ${stats.refused} connections refused (503: --max-connections reached)` : ''),
+      (stats.refused > 0 ? `, ${stats.refused} connections refused (503: --max-connections reached)` : '') +
+      (stats.websockets > 0 ? `, ${stats.websockets} WebSocket connections relayed unchecked` : ''),
   ];
   if (rows.length > 0) {
     lines.push(`${'METHOD'.padEnd(width)}${'CALLS'.padStart(7)}${'VIOLATIONS'.padStart(12)}`);

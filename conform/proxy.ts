@@ -29,13 +29,18 @@ import { ProxyStats } from './proxy-stats.ts';
 import { Redactor } from './redact.ts';
 import { INSPECT_LIMIT, Tap, endToEnd } from './proxy-relay.ts';
 import { TranscriptRecorder, exchangeTranscript } from './transcript.ts';
+import { upgradeRelay } from './proxy-upgrade.ts';
 import type { SpecValidator } from './validate.ts';
 
 export type { ProxyViolation } from './inspect.ts';
 
 export interface ProxyOptions {
   upstream: string;
-  validator: SpecValidator;
+  /**
+   * The spec's validator, or its promise: the proxy listens and forwards at once, and checks the exchanges it has
+   * forwarded once the validator is there (loading the toolkit's spec takes seconds).
+   */
+  validator: SpecValidator | Promise<SpecValidator>;
   port?: number;
   host?: string;
   /** Folder for one transcript file per exchange. */
@@ -73,6 +78,8 @@ export interface ProxyOptions {
   readTimeoutMs?: number;
   /** A caller refused for want of connections, with the text it was sent. */
   onRefused?: (message: string) => void;
+  /** An upgrade (WebSocket) the upstream accepted, now relayed unchecked (./proxy-upgrade.ts); `count` so far. */
+  onWebSocket?: (path: string, count: number) => void;
 }
 
 export interface ValidatingProxy {
@@ -97,7 +104,12 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
   const send = secure ? httpsRequest : httpRequest;
   const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const recorder = options.record ? new TranscriptRecorder(options.record) : undefined;
-  const redactor = new Redactor(options.validator.model);
+  const checking = Promise.resolve(options.validator).then((validator) => ({
+    validator,
+    redactor: new Redactor(validator.model),
+  }));
+  // A spec that fails to load is its loader's to report (the CLI exits); the exchanges go unchecked meanwhile.
+  checking.catch(() => {});
   const timeoutMs = options.timeoutMs ?? 30_000;
   const answerTimeoutMs = options.answerTimeoutMs ?? 120_000;
   const where = `the upstream node at ${upstream.origin}${basePath}`;
@@ -116,8 +128,9 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
   const afterwards = (exchange: Exchange) => {
     let step = 'checking';
     const work = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(async () => {
-        const { method, label, violations, specified } = inspectExchange(options.validator, exchange);
+      .then(() => checking)
+      .then(async ({ validator, redactor }) => {
+        const { method, label, violations, specified } = inspectExchange(validator, exchange);
         const opened = stats.count(label, specified, violations.length, !specified && method !== undefined);
         if (opened !== undefined) options.onUnknownMethod?.(opened, exchange.seq);
         for (const violation of violations) options.onViolation?.(violation);
@@ -268,6 +281,20 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
   // Callers keep connections open as they would to the node (AvalancheGo's idle timeout is 120 s). Node's default of
   // 5 s closes a connection whose caller is still reading a large answer, and its next call on it is then reset.
   server.keepAliveTimeout = options.idleTimeoutMs ?? 120_000;
+  const relay = upgradeRelay(server, refused, {
+    send,
+    target: { protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, basePath },
+    ...(options.hostHeader ? { hostHeader: options.hostHeader } : {}),
+    timeoutMs,
+    onRelayed: (path, count) => {
+      stats.websockets = count;
+      options.onWebSocket?.(path, count);
+    },
+    onFailed: (message) => {
+      stats.upstreamFailures += 1;
+      options.onUpstreamError?.(message);
+    },
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
@@ -286,6 +313,7 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
+        relay.closeAll();
         setTimeout(() => server.closeAllConnections(), 2000).unref();
       });
       agent.destroy();

@@ -10,6 +10,11 @@ const VARIABLE_PARTS: Array<[RegExp, string]> = [
   // The node's aliaser ends its message with the alias it did not find, whatever it is ("alias: Q", "alias: my c").
   [/(?<=alias: ).+$/y, '.*'],
   [/"[^"]*"/y, '"[^"]*"'],
+  // btcutil's bech32 refusal names the checksums the address's data would have and the one it ends with.
+  [
+    /\(expected \(bech32=[02-9ac-hj-np-z]{6}, bech32m=[02-9ac-hj-np-z]{6}\), got [02-9ac-hj-np-z]{6}\)/y,
+    '\\(expected \\(bech32=[02-9ac-hj-np-z]{6}, bech32m=[02-9ac-hj-np-z]{6}\\), got [02-9ac-hj-np-z]{6}\\)',
+  ],
   [/'[^']*'/y, "'[^']*'"],
   [/NodeID-[1-9A-HJ-NP-Za-km-z]+/y, 'NodeID-[1-9A-HJ-NP-Za-km-z]+'],
   [/0x[0-9a-fA-F]*/y, '0x[0-9a-fA-F]*'],

@@ -63,7 +63,11 @@ import type {
 export interface PChainClientOptions extends ClientOptions {}
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type PChainClientErrors = {
-  getBalance: 'InvalidArgument' | 'PlatformAddressWrongHRP' | 'PlatformAddressWrongChain';
+  getBalance:
+    | 'InvalidArgument'
+    | 'PlatformAddressWrongHRP'
+    | 'PlatformAddressBadChecksum'
+    | 'PlatformAddressWrongChain';
   getAllValidatorsAt: 'InvalidArgument' | 'ValidatorSetsHeightNotFinalized';
   getBlock: 'InvalidArgument' | 'CouldntGetBlockWithIdNotFound';
   getBlockByHeight: 'InvalidArgument' | 'CouldntGetBlockAtHeightNotFound';
@@ -82,6 +86,7 @@ export type PChainClientErrors = {
     | 'InvalidArgument'
     | 'TooManyAddresses'
     | 'PlatformAddressWrongHRP'
+    | 'PlatformAddressBadChecksum'
     | 'PlatformAddressWrongChain'
     | 'OutputEncodingUnsupported';
   getStakingAssetID: 'InvalidArgument' | 'SubnetTransformationNotFound';
@@ -96,9 +101,11 @@ export type PChainClientErrors = {
     | 'UTXONoAddresses'
     | 'UTXOTooManyAddresses'
     | 'PlatformAddressWrongHRP'
+    | 'PlatformAddressBadChecksum'
     | 'PlatformAddressWrongChain'
     | 'StartIndexAddressInvalid'
     | 'StartIndexAddressWrongHRP'
+    | 'StartIndexAddressBadChecksum'
     | 'StartIndexAddressWrongChain'
     | 'StartIndexUTXOInvalid'
     | 'StartIndexUTXOEmpty'
@@ -194,6 +201,9 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
    *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: couldn't parse address
    *         "P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
+   * @throws {@link JsonRpcError} -32000: couldn't parse address
+   *         "P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected (bech32=00z96u,
+   *         bech32m=6njfl7), got 00z96a)
    * @throws {@link JsonRpcError} -32000: couldn't parse address
    *         "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5": mismatched chainIDs: expected
    *         "11111111111111111111111111111111LpoYY" but got
@@ -591,6 +601,9 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: couldn't parse address
    *         "P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
    * @throws {@link JsonRpcError} -32000: couldn't parse address
+   *         "P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected (bech32=00z96u,
+   *         bech32m=6njfl7), got 00z96a)
+   * @throws {@link JsonRpcError} -32000: couldn't parse address
    *         "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5": mismatched chainIDs: expected
    *         "11111111111111111111111111111111LpoYY" but got
    *         "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"
@@ -814,6 +827,9 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: couldn't parse address
    *         "P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
    * @throws {@link JsonRpcError} -32000: couldn't parse address
+   *         "P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected (bech32=00z96u,
+   *         bech32m=6njfl7), got 00z96a)
+   * @throws {@link JsonRpcError} -32000: couldn't parse address
    *         "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5": mismatched chainIDs: expected
    *         "11111111111111111111111111111111LpoYY" but got
    *         "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"
@@ -822,6 +838,10 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: couldn't parse start index address
    *         "P-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": couldn't parse address
    *         "P-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": expected hrp "avax" but got "fuji"
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index address
+   *         "P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": couldn't parse address
+   *         "P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected (bech32=00z96u,
+   *         bech32m=6njfl7), got 00z96a)
    * @throws {@link JsonRpcError} -32000: couldn't parse start index address
    *         "X-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy": couldn't parse address
    *         "X-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy": mismatched chainIDs: expected

@@ -10,6 +10,13 @@ const DOCUMENTED_ERRORS = {
     ),
   ],
   PlatformAddressWrongHRP: [-32e3, /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/],
+  PlatformAddressBadChecksum: [
+    -32e3,
+    new RegExp(
+      '^couldn\'t parse address "[^"]*": invalid checksum \\(expected \\(bech32=[02-9ac-hj-np-z]{6}, ' +
+        'bech32m=[02-9ac-hj-np-z]{6}\\), got [02-9ac-hj-np-z]{6}\\)$',
+    ),
+  ],
   PlatformAddressWrongChain: [
     -32e3,
     /^couldn't parse address "[^"]*": mismatched chainIDs: expected "[^"]*" but got "[^"]*"$/,
@@ -52,6 +59,13 @@ const DOCUMENTED_ERRORS = {
     new RegExp(
       '^couldn\'t parse start index address "[^"]*": couldn\'t parse address "[^"]*": expected hrp "[^"]*" but got ' +
         '"[^"]*"$',
+    ),
+  ],
+  StartIndexAddressBadChecksum: [
+    -32e3,
+    new RegExp(
+      '^couldn\'t parse start index address "[^"]*": couldn\'t parse address "[^"]*": invalid checksum \\(expected ' +
+        '\\(bech32=[02-9ac-hj-np-z]{6}, bech32m=[02-9ac-hj-np-z]{6}\\), got [02-9ac-hj-np-z]{6}\\)$',
     ),
   ],
   StartIndexAddressWrongChain: [
@@ -127,6 +141,7 @@ const ERRORS = {
   getBalance: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     PlatformAddressWrongHRP: DOCUMENTED_ERRORS.PlatformAddressWrongHRP,
+    PlatformAddressBadChecksum: DOCUMENTED_ERRORS.PlatformAddressBadChecksum,
     PlatformAddressWrongChain: DOCUMENTED_ERRORS.PlatformAddressWrongChain,
   },
   getAllValidatorsAt: {
@@ -172,6 +187,7 @@ const ERRORS = {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     TooManyAddresses: DOCUMENTED_ERRORS.TooManyAddresses,
     PlatformAddressWrongHRP: DOCUMENTED_ERRORS.PlatformAddressWrongHRP,
+    PlatformAddressBadChecksum: DOCUMENTED_ERRORS.PlatformAddressBadChecksum,
     PlatformAddressWrongChain: DOCUMENTED_ERRORS.PlatformAddressWrongChain,
     OutputEncodingUnsupported: DOCUMENTED_ERRORS.OutputEncodingUnsupported,
   },
@@ -198,9 +214,11 @@ const ERRORS = {
     UTXONoAddresses: DOCUMENTED_ERRORS.UTXONoAddresses,
     UTXOTooManyAddresses: DOCUMENTED_ERRORS.UTXOTooManyAddresses,
     PlatformAddressWrongHRP: DOCUMENTED_ERRORS.PlatformAddressWrongHRP,
+    PlatformAddressBadChecksum: DOCUMENTED_ERRORS.PlatformAddressBadChecksum,
     PlatformAddressWrongChain: DOCUMENTED_ERRORS.PlatformAddressWrongChain,
     StartIndexAddressInvalid: DOCUMENTED_ERRORS.StartIndexAddressInvalid,
     StartIndexAddressWrongHRP: DOCUMENTED_ERRORS.StartIndexAddressWrongHRP,
+    StartIndexAddressBadChecksum: DOCUMENTED_ERRORS.StartIndexAddressBadChecksum,
     StartIndexAddressWrongChain: DOCUMENTED_ERRORS.StartIndexAddressWrongChain,
     StartIndexUTXOInvalid: DOCUMENTED_ERRORS.StartIndexUTXOInvalid,
     StartIndexUTXOEmpty: DOCUMENTED_ERRORS.StartIndexUTXOEmpty,
@@ -328,6 +346,9 @@ export class PChainClient extends JsonRpcClient {
    *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: couldn't parse address
    *         "P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
+   * @throws {@link JsonRpcError} -32000: couldn't parse address
+   *         "P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected (bech32=00z96u,
+   *         bech32m=6njfl7), got 00z96a)
    * @throws {@link JsonRpcError} -32000: couldn't parse address
    *         "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5": mismatched chainIDs: expected
    *         "11111111111111111111111111111111LpoYY" but got
@@ -667,6 +688,9 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't parse address
    *         "P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
    * @throws {@link JsonRpcError} -32000: couldn't parse address
+   *         "P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected (bech32=00z96u,
+   *         bech32m=6njfl7), got 00z96a)
+   * @throws {@link JsonRpcError} -32000: couldn't parse address
    *         "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5": mismatched chainIDs: expected
    *         "11111111111111111111111111111111LpoYY" but got
    *         "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"
@@ -870,6 +894,9 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't parse address
    *         "P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
    * @throws {@link JsonRpcError} -32000: couldn't parse address
+   *         "P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected (bech32=00z96u,
+   *         bech32m=6njfl7), got 00z96a)
+   * @throws {@link JsonRpcError} -32000: couldn't parse address
    *         "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5": mismatched chainIDs: expected
    *         "11111111111111111111111111111111LpoYY" but got
    *         "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"
@@ -878,6 +905,10 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't parse start index address
    *         "P-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": couldn't parse address
    *         "P-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": expected hrp "avax" but got "fuji"
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index address
+   *         "P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": couldn't parse address
+   *         "P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected (bech32=00z96u,
+   *         bech32m=6njfl7), got 00z96a)
    * @throws {@link JsonRpcError} -32000: couldn't parse start index address
    *         "X-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy": couldn't parse address
    *         "X-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy": mismatched chainIDs: expected

@@ -42,14 +42,21 @@ export type XChainClientErrors = {
     | 'InvalidArgument'
     | 'PageSizeMaximumAllowed'
     | 'AddressWrongHRP'
+    | 'AddressBadChecksum'
     | 'AddressMissingSeparator'
     | 'AssetIDNotFound';
-  getAllBalances: 'InvalidArgument' | 'AvmAddressWrongChain' | 'AvmAddressWrongHRP' | 'AvmAddressMissing';
+  getAllBalances:
+    | 'InvalidArgument'
+    | 'AvmAddressWrongChain'
+    | 'AvmAddressWrongHRP'
+    | 'AvmAddressBadChecksum'
+    | 'AvmAddressMissing';
   getAssetDescription: 'InvalidArgument' | 'AvmAssetNotFound' | 'AvmNotFound' | 'TransactionDoesntCreateAnAsset';
   getBalance:
     | 'InvalidArgument'
     | 'AvmAddressWrongChain'
     | 'AvmAddressWrongHRP'
+    | 'AvmAddressBadChecksum'
     | 'AvmAddressMissing'
     | 'AvmAssetNotFound';
   getBlock: 'InvalidArgument' | 'AvmNotLinearized' | 'CouldntGetBlockWithIdNotFound';
@@ -64,8 +71,10 @@ export type XChainClientErrors = {
     | 'UTXOTooManyAddresses'
     | 'SourceChainUnknown'
     | 'UTXOAddressWrongHRP'
+    | 'UTXOAddressBadChecksum'
     | 'StartIndexAddressInvalid'
     | 'StartIndexAddressWrongHRP'
+    | 'StartIndexAddressBadChecksum'
     | 'StartIndexAddressWrongChain'
     | 'StartIndexUTXOInvalid'
     | 'StartIndexUTXOEmpty'
@@ -138,6 +147,9 @@ export declare class XChainClient extends JsonRpcClient<XChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: couldn't parse argument 'address' to address: couldn't parse
    *         address "X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": expected hrp "avax" but got "fuji"
    * @throws {@link JsonRpcError} -32000: couldn't parse argument 'address' to address: couldn't parse
+   *         address "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected
+   *         (bech32=00z96u, bech32m=6njfl7), got 00z96a)
+   * @throws {@link JsonRpcError} -32000: couldn't parse argument 'address' to address: couldn't parse
    *         address "": no separator found in address
    * @throws {@link JsonRpcError} -32000: specified `assetID` is invalid: asset '' not found
    * @deprecated Since AvalancheGo v1.9.12. Replacement: No node API lists transactions by address any
@@ -172,6 +184,10 @@ export declare class XChainClient extends JsonRpcClient<XChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: problem parsing address
    *         'X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p': couldn't parse address
    *         "X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
+   * @throws {@link JsonRpcError} -32000: problem parsing address
+   *         'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a': couldn't parse address
+   *         "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected (bech32=00z96u,
+   *         bech32m=6njfl7), got 00z96a)
    * @throws {@link JsonRpcError} -32000: problem parsing address '': couldn't parse address "": no
    *         separator found in address
    * @deprecated Since AvalancheGo v1.9.12. Use `avm.getUTXOs` instead ({@link XChainClient.getUTXOs}).
@@ -234,6 +250,10 @@ export declare class XChainClient extends JsonRpcClient<XChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: problem parsing address
    *         'X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p': couldn't parse address
    *         "X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
+   * @throws {@link JsonRpcError} -32000: problem parsing address
+   *         'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a': couldn't parse address
+   *         "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected (bech32=00z96u,
+   *         bech32m=6njfl7), got 00z96a)
    * @throws {@link JsonRpcError} -32000: problem parsing address '': couldn't parse address "": no
    *         separator found in address
    * @throws {@link JsonRpcError} -32000: asset 'FOO' not found
@@ -439,11 +459,18 @@ export declare class XChainClient extends JsonRpcClient<XChainClientErrors> {
    *         Q
    * @throws {@link JsonRpcError} -32000: couldn't parse address
    *         "X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": expected hrp "avax" but got "fuji"
+   * @throws {@link JsonRpcError} -32000: couldn't parse address
+   *         "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected (bech32=00z96u,
+   *         bech32m=6njfl7), got 00z96a)
    * @throws {@link JsonRpcError} -32000: couldn't parse start index address "": couldn't parse address
    *         "": no separator found in address
    * @throws {@link JsonRpcError} -32000: couldn't parse start index address
    *         "X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": couldn't parse address
    *         "X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": expected hrp "avax" but got "fuji"
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index address
+   *         "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": couldn't parse address
+   *         "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected (bech32=00z96u,
+   *         bech32m=6njfl7), got 00z96a)
    * @throws {@link JsonRpcError} -32000: couldn't parse start index address
    *         "P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy": couldn't parse address
    *         "P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy": mismatched chainIDs: expected

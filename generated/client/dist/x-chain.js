@@ -17,6 +17,13 @@ const DOCUMENTED_ERRORS = {
         'got "[^"]*"$',
     ),
   ],
+  AddressBadChecksum: [
+    -32e3,
+    new RegExp(
+      "^couldn't parse argument '[^']*' to address: couldn't parse address \"[^\"]*\": invalid checksum " +
+        '\\(expected \\(bech32=[02-9ac-hj-np-z]{6}, bech32m=[02-9ac-hj-np-z]{6}\\), got [02-9ac-hj-np-z]{6}\\)$',
+    ),
+  ],
   AddressMissingSeparator: [
     -32e3,
     /^couldn't parse argument '[^']*' to address: couldn't parse address "[^"]*": no separator found in address$/,
@@ -33,6 +40,13 @@ const DOCUMENTED_ERRORS = {
     -32e3,
     /^problem parsing address '[^']*': couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/,
   ],
+  AvmAddressBadChecksum: [
+    -32e3,
+    new RegExp(
+      "^problem parsing address '[^']*': couldn't parse address \"[^\"]*\": invalid checksum \\(expected " +
+        '\\(bech32=[02-9ac-hj-np-z]{6}, bech32m=[02-9ac-hj-np-z]{6}\\), got [02-9ac-hj-np-z]{6}\\)$',
+    ),
+  ],
   AvmAddressMissing: [
     -32e3,
     /^problem parsing address '[^']*': couldn't parse address "[^"]*": no separator found in address$/,
@@ -48,6 +62,13 @@ const DOCUMENTED_ERRORS = {
   UTXOTooManyAddresses: [-32e3, /^number of addresses given, \d+, exceeds maximum, \d+$/],
   SourceChainUnknown: [-32e3, /^problem parsing source chainID "[^"]*": there is no ID with alias: .*$/],
   UTXOAddressWrongHRP: [-32e3, /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/],
+  UTXOAddressBadChecksum: [
+    -32e3,
+    new RegExp(
+      '^couldn\'t parse address "[^"]*": invalid checksum \\(expected \\(bech32=[02-9ac-hj-np-z]{6}, ' +
+        'bech32m=[02-9ac-hj-np-z]{6}\\), got [02-9ac-hj-np-z]{6}\\)$',
+    ),
+  ],
   StartIndexAddressInvalid: [
     -32e3,
     /^couldn't parse start index address "[^"]*": couldn't parse address "[^"]*": no separator found in address$/,
@@ -57,6 +78,13 @@ const DOCUMENTED_ERRORS = {
     new RegExp(
       '^couldn\'t parse start index address "[^"]*": couldn\'t parse address "[^"]*": expected hrp "[^"]*" but got ' +
         '"[^"]*"$',
+    ),
+  ],
+  StartIndexAddressBadChecksum: [
+    -32e3,
+    new RegExp(
+      '^couldn\'t parse start index address "[^"]*": couldn\'t parse address "[^"]*": invalid checksum \\(expected ' +
+        '\\(bech32=[02-9ac-hj-np-z]{6}, bech32m=[02-9ac-hj-np-z]{6}\\), got [02-9ac-hj-np-z]{6}\\)$',
     ),
   ],
   StartIndexAddressWrongChain: [
@@ -91,6 +119,7 @@ const ERRORS = {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     PageSizeMaximumAllowed: DOCUMENTED_ERRORS.PageSizeMaximumAllowed,
     AddressWrongHRP: DOCUMENTED_ERRORS.AddressWrongHRP,
+    AddressBadChecksum: DOCUMENTED_ERRORS.AddressBadChecksum,
     AddressMissingSeparator: DOCUMENTED_ERRORS.AddressMissingSeparator,
     AssetIDNotFound: DOCUMENTED_ERRORS.AssetIDNotFound,
   },
@@ -98,6 +127,7 @@ const ERRORS = {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     AvmAddressWrongChain: DOCUMENTED_ERRORS.AvmAddressWrongChain,
     AvmAddressWrongHRP: DOCUMENTED_ERRORS.AvmAddressWrongHRP,
+    AvmAddressBadChecksum: DOCUMENTED_ERRORS.AvmAddressBadChecksum,
     AvmAddressMissing: DOCUMENTED_ERRORS.AvmAddressMissing,
   },
   getAssetDescription: {
@@ -110,6 +140,7 @@ const ERRORS = {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     AvmAddressWrongChain: DOCUMENTED_ERRORS.AvmAddressWrongChain,
     AvmAddressWrongHRP: DOCUMENTED_ERRORS.AvmAddressWrongHRP,
+    AvmAddressBadChecksum: DOCUMENTED_ERRORS.AvmAddressBadChecksum,
     AvmAddressMissing: DOCUMENTED_ERRORS.AvmAddressMissing,
     AvmAssetNotFound: DOCUMENTED_ERRORS.AvmAssetNotFound,
   },
@@ -140,8 +171,10 @@ const ERRORS = {
     UTXOTooManyAddresses: DOCUMENTED_ERRORS.UTXOTooManyAddresses,
     SourceChainUnknown: DOCUMENTED_ERRORS.SourceChainUnknown,
     UTXOAddressWrongHRP: DOCUMENTED_ERRORS.UTXOAddressWrongHRP,
+    UTXOAddressBadChecksum: DOCUMENTED_ERRORS.UTXOAddressBadChecksum,
     StartIndexAddressInvalid: DOCUMENTED_ERRORS.StartIndexAddressInvalid,
     StartIndexAddressWrongHRP: DOCUMENTED_ERRORS.StartIndexAddressWrongHRP,
+    StartIndexAddressBadChecksum: DOCUMENTED_ERRORS.StartIndexAddressBadChecksum,
     StartIndexAddressWrongChain: DOCUMENTED_ERRORS.StartIndexAddressWrongChain,
     StartIndexUTXOInvalid: DOCUMENTED_ERRORS.StartIndexUTXOInvalid,
     StartIndexUTXOEmpty: DOCUMENTED_ERRORS.StartIndexUTXOEmpty,
@@ -230,6 +263,9 @@ export class XChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't parse argument 'address' to address: couldn't parse
    *         address "X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": expected hrp "avax" but got "fuji"
    * @throws {@link JsonRpcError} -32000: couldn't parse argument 'address' to address: couldn't parse
+   *         address "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected
+   *         (bech32=00z96u, bech32m=6njfl7), got 00z96a)
+   * @throws {@link JsonRpcError} -32000: couldn't parse argument 'address' to address: couldn't parse
    *         address "": no separator found in address
    * @throws {@link JsonRpcError} -32000: specified `assetID` is invalid: asset '' not found
    * @deprecated Since AvalancheGo v1.9.12. Replacement: No node API lists transactions by address any
@@ -266,6 +302,10 @@ export class XChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: problem parsing address
    *         'X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p': couldn't parse address
    *         "X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
+   * @throws {@link JsonRpcError} -32000: problem parsing address
+   *         'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a': couldn't parse address
+   *         "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected (bech32=00z96u,
+   *         bech32m=6njfl7), got 00z96a)
    * @throws {@link JsonRpcError} -32000: problem parsing address '': couldn't parse address "": no
    *         separator found in address
    * @deprecated Since AvalancheGo v1.9.12. Use `avm.getUTXOs` instead ({@link XChainClient.getUTXOs}).
@@ -329,6 +369,10 @@ export class XChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: problem parsing address
    *         'X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p': couldn't parse address
    *         "X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
+   * @throws {@link JsonRpcError} -32000: problem parsing address
+   *         'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a': couldn't parse address
+   *         "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected (bech32=00z96u,
+   *         bech32m=6njfl7), got 00z96a)
    * @throws {@link JsonRpcError} -32000: problem parsing address '': couldn't parse address "": no
    *         separator found in address
    * @throws {@link JsonRpcError} -32000: asset 'FOO' not found
@@ -440,11 +484,18 @@ export class XChainClient extends JsonRpcClient {
    *         Q
    * @throws {@link JsonRpcError} -32000: couldn't parse address
    *         "X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": expected hrp "avax" but got "fuji"
+   * @throws {@link JsonRpcError} -32000: couldn't parse address
+   *         "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected (bech32=00z96u,
+   *         bech32m=6njfl7), got 00z96a)
    * @throws {@link JsonRpcError} -32000: couldn't parse start index address "": couldn't parse address
    *         "": no separator found in address
    * @throws {@link JsonRpcError} -32000: couldn't parse start index address
    *         "X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": couldn't parse address
    *         "X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": expected hrp "avax" but got "fuji"
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index address
+   *         "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": couldn't parse address
+   *         "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected (bech32=00z96u,
+   *         bech32m=6njfl7), got 00z96a)
    * @throws {@link JsonRpcError} -32000: couldn't parse start index address
    *         "P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy": couldn't parse address
    *         "P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy": mismatched chainIDs: expected

@@ -33,7 +33,10 @@ const DOCUMENTED_ERRORS = {
   UnknownAssetType: [-32000, /^unknown asset type$/],
   HolderAddressBadChecksum: [
     -32000,
-    /^problem parsing holder address: invalid checksum \(expected \(bech32=\d+w9sj, bech32m=sx7f4s\), got ufnrn6\)$/,
+    new RegExp(
+      '^problem parsing holder address: invalid checksum \\(expected \\(bech32=[02-9ac-hj-np-z]{6}, ' +
+      'bech32m=[02-9ac-hj-np-z]{6}\\), got [02-9ac-hj-np-z]{6}\\)$',
+    ),
   ],
   AssetMemoMissingHexPrefix: [
     -32000,

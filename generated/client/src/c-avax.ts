@@ -33,9 +33,11 @@ export type CAvaxClientErrors = {
     | 'NoSourceChainProvided'
     | 'SourceChainUnknown'
     | 'UTXOAddressWrongHRP'
+    | 'UTXOAddressBadChecksum'
     | 'UTXOAddressWrongChainID'
     | 'StartIndexAddressInvalid'
     | 'StartIndexAddressWrongHRP'
+    | 'StartIndexAddressBadChecksum'
     | 'StartIndexAddressWrongChain'
     | 'StartIndexUTXOInvalid'
     | 'StartIndexUTXOEmpty'
@@ -77,11 +79,25 @@ const DOCUMENTED_ERRORS = {
   NoSourceChainProvided: [-32000, /^no source chain provided$/],
   SourceChainUnknown: [-32000, /^problem parsing source chainID "[^"]*": there is no ID with alias: .*$/],
   UTXOAddressWrongHRP: [-32000, /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/],
+  UTXOAddressBadChecksum: [
+    -32000,
+    new RegExp(
+      '^couldn\'t parse address "[^"]*": invalid checksum \\(expected \\(bech32=[02-9ac-hj-np-z]{6}, ' +
+      'bech32m=[02-9ac-hj-np-z]{6}\\), got [02-9ac-hj-np-z]{6}\\)$',
+    ),
+  ],
   UTXOAddressWrongChainID: [-32000, /^couldn't parse address "[^"]*": expected chainID to be "[^"]*" but was "[^"]*"$/],
   StartIndexAddressInvalid: [-32000, /^couldn't parse start index address "[^"]*": no separator found in address$/],
   StartIndexAddressWrongHRP: [
     -32000,
     /^couldn't parse start index address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/,
+  ],
+  StartIndexAddressBadChecksum: [
+    -32000,
+    new RegExp(
+      '^couldn\'t parse start index address "[^"]*": invalid checksum \\(expected \\(bech32=[02-9ac-hj-np-z]{6}, ' +
+      'bech32m=[02-9ac-hj-np-z]{6}\\), got [02-9ac-hj-np-z]{6}\\)$',
+    ),
   ],
   StartIndexAddressWrongChain: [
     -32000,
@@ -129,9 +145,11 @@ const ERRORS = {
     NoSourceChainProvided: DOCUMENTED_ERRORS.NoSourceChainProvided,
     SourceChainUnknown: DOCUMENTED_ERRORS.SourceChainUnknown,
     UTXOAddressWrongHRP: DOCUMENTED_ERRORS.UTXOAddressWrongHRP,
+    UTXOAddressBadChecksum: DOCUMENTED_ERRORS.UTXOAddressBadChecksum,
     UTXOAddressWrongChainID: DOCUMENTED_ERRORS.UTXOAddressWrongChainID,
     StartIndexAddressInvalid: DOCUMENTED_ERRORS.StartIndexAddressInvalid,
     StartIndexAddressWrongHRP: DOCUMENTED_ERRORS.StartIndexAddressWrongHRP,
+    StartIndexAddressBadChecksum: DOCUMENTED_ERRORS.StartIndexAddressBadChecksum,
     StartIndexAddressWrongChain: DOCUMENTED_ERRORS.StartIndexAddressWrongChain,
     StartIndexUTXOInvalid: DOCUMENTED_ERRORS.StartIndexUTXOInvalid,
     StartIndexUTXOEmpty: DOCUMENTED_ERRORS.StartIndexUTXOEmpty,
@@ -233,6 +251,9 @@ export class CAvaxClient extends JsonRpcClient<CAvaxClientErrors> {
    * @throws {@link JsonRpcError} -32000: couldn't parse address
    *         "C-fuji18jma8ppw3nhx5r4ap8clazz0dps7rv5u6wmu4t": expected hrp "local" but got "fuji"
    * @throws {@link JsonRpcError} -32000: couldn't parse address
+   *         "C-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected (bech32=00z96u,
+   *         bech32m=6njfl7), got 00z96a)
+   * @throws {@link JsonRpcError} -32000: couldn't parse address
    *         "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u": expected chainID to be
    *         "2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC" but was
    *         "2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed"
@@ -240,6 +261,9 @@ export class CAvaxClient extends JsonRpcClient<CAvaxClientErrors> {
    *         address
    * @throws {@link JsonRpcError} -32000: couldn't parse start index address
    *         "C-fuji18jma8ppw3nhx5r4ap8clazz0dps7rv5u6wmu4t": expected hrp "local" but got "fuji"
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index address
+   *         "C-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected (bech32=00z96u,
+   *         bech32m=6njfl7), got 00z96a)
    * @throws {@link JsonRpcError} -32000: couldn't parse start index address
    *         "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u": expected chainID to be
    *         "2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC" but was

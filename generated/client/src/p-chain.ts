@@ -65,7 +65,11 @@ export interface PChainClientOptions extends ClientOptions {}
 
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type PChainClientErrors = {
-  getBalance: 'InvalidArgument' | 'PlatformAddressWrongHRP' | 'PlatformAddressWrongChain';
+  getBalance:
+    | 'InvalidArgument'
+    | 'PlatformAddressWrongHRP'
+    | 'PlatformAddressBadChecksum'
+    | 'PlatformAddressWrongChain';
   getAllValidatorsAt: 'InvalidArgument' | 'ValidatorSetsHeightNotFinalized';
   getBlock: 'InvalidArgument' | 'CouldntGetBlockWithIdNotFound';
   getBlockByHeight: 'InvalidArgument' | 'CouldntGetBlockAtHeightNotFound';
@@ -84,6 +88,7 @@ export type PChainClientErrors = {
     | 'InvalidArgument'
     | 'TooManyAddresses'
     | 'PlatformAddressWrongHRP'
+    | 'PlatformAddressBadChecksum'
     | 'PlatformAddressWrongChain'
     | 'OutputEncodingUnsupported';
   getStakingAssetID: 'InvalidArgument' | 'SubnetTransformationNotFound';
@@ -98,9 +103,11 @@ export type PChainClientErrors = {
     | 'UTXONoAddresses'
     | 'UTXOTooManyAddresses'
     | 'PlatformAddressWrongHRP'
+    | 'PlatformAddressBadChecksum'
     | 'PlatformAddressWrongChain'
     | 'StartIndexAddressInvalid'
     | 'StartIndexAddressWrongHRP'
+    | 'StartIndexAddressBadChecksum'
     | 'StartIndexAddressWrongChain'
     | 'StartIndexUTXOInvalid'
     | 'StartIndexUTXOEmpty'
@@ -140,6 +147,13 @@ const DOCUMENTED_ERRORS = {
     ),
   ],
   PlatformAddressWrongHRP: [-32000, /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/],
+  PlatformAddressBadChecksum: [
+    -32000,
+    new RegExp(
+      '^couldn\'t parse address "[^"]*": invalid checksum \\(expected \\(bech32=[02-9ac-hj-np-z]{6}, ' +
+      'bech32m=[02-9ac-hj-np-z]{6}\\), got [02-9ac-hj-np-z]{6}\\)$',
+    ),
+  ],
   PlatformAddressWrongChain: [
     -32000,
     /^couldn't parse address "[^"]*": mismatched chainIDs: expected "[^"]*" but got "[^"]*"$/,
@@ -185,6 +199,13 @@ const DOCUMENTED_ERRORS = {
     new RegExp(
       '^couldn\'t parse start index address "[^"]*": couldn\'t parse address "[^"]*": expected hrp "[^"]*" but got ' +
       '"[^"]*"$',
+    ),
+  ],
+  StartIndexAddressBadChecksum: [
+    -32000,
+    new RegExp(
+      '^couldn\'t parse start index address "[^"]*": couldn\'t parse address "[^"]*": invalid checksum \\(expected ' +
+      '\\(bech32=[02-9ac-hj-np-z]{6}, bech32m=[02-9ac-hj-np-z]{6}\\), got [02-9ac-hj-np-z]{6}\\)$',
     ),
   ],
   StartIndexAddressWrongChain: [
@@ -261,6 +282,7 @@ const ERRORS = {
   getBalance: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     PlatformAddressWrongHRP: DOCUMENTED_ERRORS.PlatformAddressWrongHRP,
+    PlatformAddressBadChecksum: DOCUMENTED_ERRORS.PlatformAddressBadChecksum,
     PlatformAddressWrongChain: DOCUMENTED_ERRORS.PlatformAddressWrongChain,
   },
   getAllValidatorsAt: {
@@ -306,6 +328,7 @@ const ERRORS = {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     TooManyAddresses: DOCUMENTED_ERRORS.TooManyAddresses,
     PlatformAddressWrongHRP: DOCUMENTED_ERRORS.PlatformAddressWrongHRP,
+    PlatformAddressBadChecksum: DOCUMENTED_ERRORS.PlatformAddressBadChecksum,
     PlatformAddressWrongChain: DOCUMENTED_ERRORS.PlatformAddressWrongChain,
     OutputEncodingUnsupported: DOCUMENTED_ERRORS.OutputEncodingUnsupported,
   },
@@ -332,9 +355,11 @@ const ERRORS = {
     UTXONoAddresses: DOCUMENTED_ERRORS.UTXONoAddresses,
     UTXOTooManyAddresses: DOCUMENTED_ERRORS.UTXOTooManyAddresses,
     PlatformAddressWrongHRP: DOCUMENTED_ERRORS.PlatformAddressWrongHRP,
+    PlatformAddressBadChecksum: DOCUMENTED_ERRORS.PlatformAddressBadChecksum,
     PlatformAddressWrongChain: DOCUMENTED_ERRORS.PlatformAddressWrongChain,
     StartIndexAddressInvalid: DOCUMENTED_ERRORS.StartIndexAddressInvalid,
     StartIndexAddressWrongHRP: DOCUMENTED_ERRORS.StartIndexAddressWrongHRP,
+    StartIndexAddressBadChecksum: DOCUMENTED_ERRORS.StartIndexAddressBadChecksum,
     StartIndexAddressWrongChain: DOCUMENTED_ERRORS.StartIndexAddressWrongChain,
     StartIndexUTXOInvalid: DOCUMENTED_ERRORS.StartIndexUTXOInvalid,
     StartIndexUTXOEmpty: DOCUMENTED_ERRORS.StartIndexUTXOEmpty,
@@ -483,6 +508,9 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: couldn't parse address
    *         "P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
+   * @throws {@link JsonRpcError} -32000: couldn't parse address
+   *         "P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected (bech32=00z96u,
+   *         bech32m=6njfl7), got 00z96a)
    * @throws {@link JsonRpcError} -32000: couldn't parse address
    *         "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5": mismatched chainIDs: expected
    *         "11111111111111111111111111111111LpoYY" but got
@@ -973,6 +1001,9 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: couldn't parse address
    *         "P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
    * @throws {@link JsonRpcError} -32000: couldn't parse address
+   *         "P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected (bech32=00z96u,
+   *         bech32m=6njfl7), got 00z96a)
+   * @throws {@link JsonRpcError} -32000: couldn't parse address
    *         "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5": mismatched chainIDs: expected
    *         "11111111111111111111111111111111LpoYY" but got
    *         "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"
@@ -1229,6 +1260,9 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: couldn't parse address
    *         "P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
    * @throws {@link JsonRpcError} -32000: couldn't parse address
+   *         "P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected (bech32=00z96u,
+   *         bech32m=6njfl7), got 00z96a)
+   * @throws {@link JsonRpcError} -32000: couldn't parse address
    *         "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5": mismatched chainIDs: expected
    *         "11111111111111111111111111111111LpoYY" but got
    *         "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"
@@ -1237,6 +1271,10 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: couldn't parse start index address
    *         "P-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": couldn't parse address
    *         "P-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": expected hrp "avax" but got "fuji"
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index address
+   *         "P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": couldn't parse address
+   *         "P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected (bech32=00z96u,
+   *         bech32m=6njfl7), got 00z96a)
    * @throws {@link JsonRpcError} -32000: couldn't parse start index address
    *         "X-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy": couldn't parse address
    *         "X-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy": mismatched chainIDs: expected

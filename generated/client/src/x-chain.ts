@@ -44,14 +44,21 @@ export type XChainClientErrors = {
     | 'InvalidArgument'
     | 'PageSizeMaximumAllowed'
     | 'AddressWrongHRP'
+    | 'AddressBadChecksum'
     | 'AddressMissingSeparator'
     | 'AssetIDNotFound';
-  getAllBalances: 'InvalidArgument' | 'AvmAddressWrongChain' | 'AvmAddressWrongHRP' | 'AvmAddressMissing';
+  getAllBalances:
+    | 'InvalidArgument'
+    | 'AvmAddressWrongChain'
+    | 'AvmAddressWrongHRP'
+    | 'AvmAddressBadChecksum'
+    | 'AvmAddressMissing';
   getAssetDescription: 'InvalidArgument' | 'AvmAssetNotFound' | 'AvmNotFound' | 'TransactionDoesntCreateAnAsset';
   getBalance:
     | 'InvalidArgument'
     | 'AvmAddressWrongChain'
     | 'AvmAddressWrongHRP'
+    | 'AvmAddressBadChecksum'
     | 'AvmAddressMissing'
     | 'AvmAssetNotFound';
   getBlock: 'InvalidArgument' | 'AvmNotLinearized' | 'CouldntGetBlockWithIdNotFound';
@@ -66,8 +73,10 @@ export type XChainClientErrors = {
     | 'UTXOTooManyAddresses'
     | 'SourceChainUnknown'
     | 'UTXOAddressWrongHRP'
+    | 'UTXOAddressBadChecksum'
     | 'StartIndexAddressInvalid'
     | 'StartIndexAddressWrongHRP'
+    | 'StartIndexAddressBadChecksum'
     | 'StartIndexAddressWrongChain'
     | 'StartIndexUTXOInvalid'
     | 'StartIndexUTXOEmpty'
@@ -102,6 +111,13 @@ const DOCUMENTED_ERRORS = {
       'got "[^"]*"$',
     ),
   ],
+  AddressBadChecksum: [
+    -32000,
+    new RegExp(
+      '^couldn\'t parse argument \'[^\']*\' to address: couldn\'t parse address "[^"]*": invalid checksum ' +
+      '\\(expected \\(bech32=[02-9ac-hj-np-z]{6}, bech32m=[02-9ac-hj-np-z]{6}\\), got [02-9ac-hj-np-z]{6}\\)$',
+    ),
+  ],
   AddressMissingSeparator: [
     -32000,
     /^couldn't parse argument '[^']*' to address: couldn't parse address "[^"]*": no separator found in address$/,
@@ -118,6 +134,13 @@ const DOCUMENTED_ERRORS = {
     -32000,
     /^problem parsing address '[^']*': couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/,
   ],
+  AvmAddressBadChecksum: [
+    -32000,
+    new RegExp(
+      '^problem parsing address \'[^\']*\': couldn\'t parse address "[^"]*": invalid checksum \\(expected ' +
+      '\\(bech32=[02-9ac-hj-np-z]{6}, bech32m=[02-9ac-hj-np-z]{6}\\), got [02-9ac-hj-np-z]{6}\\)$',
+    ),
+  ],
   AvmAddressMissing: [
     -32000,
     /^problem parsing address '[^']*': couldn't parse address "[^"]*": no separator found in address$/,
@@ -133,6 +156,13 @@ const DOCUMENTED_ERRORS = {
   UTXOTooManyAddresses: [-32000, /^number of addresses given, \d+, exceeds maximum, \d+$/],
   SourceChainUnknown: [-32000, /^problem parsing source chainID "[^"]*": there is no ID with alias: .*$/],
   UTXOAddressWrongHRP: [-32000, /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/],
+  UTXOAddressBadChecksum: [
+    -32000,
+    new RegExp(
+      '^couldn\'t parse address "[^"]*": invalid checksum \\(expected \\(bech32=[02-9ac-hj-np-z]{6}, ' +
+      'bech32m=[02-9ac-hj-np-z]{6}\\), got [02-9ac-hj-np-z]{6}\\)$',
+    ),
+  ],
   StartIndexAddressInvalid: [
     -32000,
     /^couldn't parse start index address "[^"]*": couldn't parse address "[^"]*": no separator found in address$/,
@@ -142,6 +172,13 @@ const DOCUMENTED_ERRORS = {
     new RegExp(
       '^couldn\'t parse start index address "[^"]*": couldn\'t parse address "[^"]*": expected hrp "[^"]*" but got ' +
       '"[^"]*"$',
+    ),
+  ],
+  StartIndexAddressBadChecksum: [
+    -32000,
+    new RegExp(
+      '^couldn\'t parse start index address "[^"]*": couldn\'t parse address "[^"]*": invalid checksum \\(expected ' +
+      '\\(bech32=[02-9ac-hj-np-z]{6}, bech32m=[02-9ac-hj-np-z]{6}\\), got [02-9ac-hj-np-z]{6}\\)$',
     ),
   ],
   StartIndexAddressWrongChain: [
@@ -177,6 +214,7 @@ const ERRORS = {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     PageSizeMaximumAllowed: DOCUMENTED_ERRORS.PageSizeMaximumAllowed,
     AddressWrongHRP: DOCUMENTED_ERRORS.AddressWrongHRP,
+    AddressBadChecksum: DOCUMENTED_ERRORS.AddressBadChecksum,
     AddressMissingSeparator: DOCUMENTED_ERRORS.AddressMissingSeparator,
     AssetIDNotFound: DOCUMENTED_ERRORS.AssetIDNotFound,
   },
@@ -184,6 +222,7 @@ const ERRORS = {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     AvmAddressWrongChain: DOCUMENTED_ERRORS.AvmAddressWrongChain,
     AvmAddressWrongHRP: DOCUMENTED_ERRORS.AvmAddressWrongHRP,
+    AvmAddressBadChecksum: DOCUMENTED_ERRORS.AvmAddressBadChecksum,
     AvmAddressMissing: DOCUMENTED_ERRORS.AvmAddressMissing,
   },
   getAssetDescription: {
@@ -196,6 +235,7 @@ const ERRORS = {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     AvmAddressWrongChain: DOCUMENTED_ERRORS.AvmAddressWrongChain,
     AvmAddressWrongHRP: DOCUMENTED_ERRORS.AvmAddressWrongHRP,
+    AvmAddressBadChecksum: DOCUMENTED_ERRORS.AvmAddressBadChecksum,
     AvmAddressMissing: DOCUMENTED_ERRORS.AvmAddressMissing,
     AvmAssetNotFound: DOCUMENTED_ERRORS.AvmAssetNotFound,
   },
@@ -226,8 +266,10 @@ const ERRORS = {
     UTXOTooManyAddresses: DOCUMENTED_ERRORS.UTXOTooManyAddresses,
     SourceChainUnknown: DOCUMENTED_ERRORS.SourceChainUnknown,
     UTXOAddressWrongHRP: DOCUMENTED_ERRORS.UTXOAddressWrongHRP,
+    UTXOAddressBadChecksum: DOCUMENTED_ERRORS.UTXOAddressBadChecksum,
     StartIndexAddressInvalid: DOCUMENTED_ERRORS.StartIndexAddressInvalid,
     StartIndexAddressWrongHRP: DOCUMENTED_ERRORS.StartIndexAddressWrongHRP,
+    StartIndexAddressBadChecksum: DOCUMENTED_ERRORS.StartIndexAddressBadChecksum,
     StartIndexAddressWrongChain: DOCUMENTED_ERRORS.StartIndexAddressWrongChain,
     StartIndexUTXOInvalid: DOCUMENTED_ERRORS.StartIndexUTXOInvalid,
     StartIndexUTXOEmpty: DOCUMENTED_ERRORS.StartIndexUTXOEmpty,
@@ -330,6 +372,9 @@ export class XChainClient extends JsonRpcClient<XChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: couldn't parse argument 'address' to address: couldn't parse
    *         address "X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": expected hrp "avax" but got "fuji"
    * @throws {@link JsonRpcError} -32000: couldn't parse argument 'address' to address: couldn't parse
+   *         address "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected
+   *         (bech32=00z96u, bech32m=6njfl7), got 00z96a)
+   * @throws {@link JsonRpcError} -32000: couldn't parse argument 'address' to address: couldn't parse
    *         address "": no separator found in address
    * @throws {@link JsonRpcError} -32000: specified `assetID` is invalid: asset '' not found
    * @deprecated Since AvalancheGo v1.9.12. Replacement: No node API lists transactions by address any
@@ -367,6 +412,10 @@ export class XChainClient extends JsonRpcClient<XChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: problem parsing address
    *         'X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p': couldn't parse address
    *         "X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
+   * @throws {@link JsonRpcError} -32000: problem parsing address
+   *         'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a': couldn't parse address
+   *         "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected (bech32=00z96u,
+   *         bech32m=6njfl7), got 00z96a)
    * @throws {@link JsonRpcError} -32000: problem parsing address '': couldn't parse address "": no
    *         separator found in address
    * @deprecated Since AvalancheGo v1.9.12. Use `avm.getUTXOs` instead ({@link XChainClient.getUTXOs}).
@@ -440,6 +489,10 @@ export class XChainClient extends JsonRpcClient<XChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: problem parsing address
    *         'X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p': couldn't parse address
    *         "X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
+   * @throws {@link JsonRpcError} -32000: problem parsing address
+   *         'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a': couldn't parse address
+   *         "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected (bech32=00z96u,
+   *         bech32m=6njfl7), got 00z96a)
    * @throws {@link JsonRpcError} -32000: problem parsing address '': couldn't parse address "": no
    *         separator found in address
    * @throws {@link JsonRpcError} -32000: asset 'FOO' not found
@@ -678,11 +731,18 @@ export class XChainClient extends JsonRpcClient<XChainClientErrors> {
    *         Q
    * @throws {@link JsonRpcError} -32000: couldn't parse address
    *         "X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": expected hrp "avax" but got "fuji"
+   * @throws {@link JsonRpcError} -32000: couldn't parse address
+   *         "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected (bech32=00z96u,
+   *         bech32m=6njfl7), got 00z96a)
    * @throws {@link JsonRpcError} -32000: couldn't parse start index address "": couldn't parse address
    *         "": no separator found in address
    * @throws {@link JsonRpcError} -32000: couldn't parse start index address
    *         "X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": couldn't parse address
    *         "X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": expected hrp "avax" but got "fuji"
+   * @throws {@link JsonRpcError} -32000: couldn't parse start index address
+   *         "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": couldn't parse address
+   *         "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a": invalid checksum (expected (bech32=00z96u,
+   *         bech32m=6njfl7), got 00z96a)
    * @throws {@link JsonRpcError} -32000: couldn't parse start index address
    *         "P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy": couldn't parse address
    *         "P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy": mismatched chainIDs: expected

@@ -74,6 +74,11 @@ export const cAvaxDocument = {
         },
         {
           "code": -32000,
+          "message": "couldn't parse address \"C-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a\": invalid checksum " +
+            "(expected (bech32=00z96u, bech32m=6njfl7), got 00z96a)",
+        },
+        {
+          "code": -32000,
           "message": "couldn't parse address \"X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u\": expected chainID to " +
             "be \"2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC\" but was " +
             "\"2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed\"",
@@ -86,6 +91,11 @@ export const cAvaxDocument = {
           "code": -32000,
           "message": "couldn't parse start index address \"C-fuji18jma8ppw3nhx5r4ap8clazz0dps7rv5u6wmu4t\": expected " +
             "hrp \"local\" but got \"fuji\"",
+        },
+        {
+          "code": -32000,
+          "message": "couldn't parse start index address \"C-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a\": invalid " +
+            "checksum (expected (bech32=00z96u, bech32m=6njfl7), got 00z96a)",
         },
         {
           "code": -32000,

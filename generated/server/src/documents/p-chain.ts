@@ -116,6 +116,7 @@ export const pChainDocument: OpenrpcDocument = {
       "errors": [
         { "$ref": "#/components/errors/InvalidArgument" },
         { "$ref": "#/components/errors/PlatformAddressWrongHRP" },
+        { "$ref": "#/components/errors/PlatformAddressBadChecksum" },
         { "$ref": "#/components/errors/PlatformAddressWrongChain" },
       ],
       "examples": [
@@ -1775,6 +1776,7 @@ export const pChainDocument: OpenrpcDocument = {
         { "$ref": "#/components/errors/InvalidArgument" },
         { "code": -32000, "message": "257 addresses provided but this method can take at most 256" },
         { "$ref": "#/components/errors/PlatformAddressWrongHRP" },
+        { "$ref": "#/components/errors/PlatformAddressBadChecksum" },
         { "$ref": "#/components/errors/PlatformAddressWrongChain" },
         {
           "code": -32000,
@@ -2615,6 +2617,7 @@ export const pChainDocument: OpenrpcDocument = {
         { "$ref": "#/components/errors/UTXONoAddresses" },
         { "$ref": "#/components/errors/UTXOTooManyAddresses" },
         { "$ref": "#/components/errors/PlatformAddressWrongHRP" },
+        { "$ref": "#/components/errors/PlatformAddressBadChecksum" },
         { "$ref": "#/components/errors/PlatformAddressWrongChain" },
         {
           "code": -32000,
@@ -2625,6 +2628,12 @@ export const pChainDocument: OpenrpcDocument = {
           "code": -32000,
           "message": "couldn't parse start index address \"P-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm\": couldn't " +
             "parse address \"P-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm\": expected hrp \"avax\" but got \"fuji\"",
+        },
+        {
+          "code": -32000,
+          "message": "couldn't parse start index address \"P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a\": " +
+            "couldn't parse address \"P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a\": invalid checksum (expected " +
+            "(bech32=00z96u, bech32m=6njfl7), got 00z96a)",
         },
         {
           "code": -32000,
@@ -4331,6 +4340,11 @@ export const pChainDocument: OpenrpcDocument = {
         "code": -32000,
         "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See " +
           "documentation for example calls",
+      },
+      "PlatformAddressBadChecksum": {
+        "code": -32000,
+        "message": "couldn't parse address \"P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a\": invalid checksum " +
+          "(expected (bech32=00z96u, bech32m=6njfl7), got 00z96a)",
       },
       "PlatformAddressWrongChain": {
         "code": -32000,

@@ -104,6 +104,12 @@ export const xChainDocument: OpenrpcDocument = {
         },
         {
           "code": -32000,
+          "message": "couldn't parse argument 'address' to address: couldn't parse address " +
+            "\"X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a\": invalid checksum (expected (bech32=00z96u, " +
+            "bech32m=6njfl7), got 00z96a)",
+        },
+        {
+          "code": -32000,
           "message": "couldn't parse argument 'address' to address: couldn't parse address \"\": no separator found " +
             "in address",
         },
@@ -213,6 +219,7 @@ export const xChainDocument: OpenrpcDocument = {
         { "$ref": "#/components/errors/InvalidArgument" },
         { "$ref": "#/components/errors/AvmAddressWrongChain" },
         { "$ref": "#/components/errors/AvmAddressWrongHRP" },
+        { "$ref": "#/components/errors/AvmAddressBadChecksum" },
         { "$ref": "#/components/errors/AvmAddressMissing" },
       ],
       "examples": [
@@ -388,6 +395,7 @@ export const xChainDocument: OpenrpcDocument = {
         { "$ref": "#/components/errors/InvalidArgument" },
         { "$ref": "#/components/errors/AvmAddressWrongChain" },
         { "$ref": "#/components/errors/AvmAddressWrongHRP" },
+        { "$ref": "#/components/errors/AvmAddressBadChecksum" },
         { "$ref": "#/components/errors/AvmAddressMissing" },
         { "$ref": "#/components/errors/AvmAssetNotFound" },
       ],
@@ -1101,6 +1109,11 @@ export const xChainDocument: OpenrpcDocument = {
         },
         {
           "code": -32000,
+          "message": "couldn't parse address \"X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a\": invalid checksum " +
+            "(expected (bech32=00z96u, bech32m=6njfl7), got 00z96a)",
+        },
+        {
+          "code": -32000,
           "message": "couldn't parse start index address \"\": couldn't parse address \"\": no separator found in " +
             "address",
         },
@@ -1108,6 +1121,12 @@ export const xChainDocument: OpenrpcDocument = {
           "code": -32000,
           "message": "couldn't parse start index address \"X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm\": couldn't " +
             "parse address \"X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm\": expected hrp \"avax\" but got \"fuji\"",
+        },
+        {
+          "code": -32000,
+          "message": "couldn't parse start index address \"X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a\": " +
+            "couldn't parse address \"X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a\": invalid checksum (expected " +
+            "(bech32=00z96u, bech32m=6njfl7), got 00z96a)",
         },
         {
           "code": -32000,
@@ -1886,6 +1905,12 @@ export const xChainDocument: OpenrpcDocument = {
       },
     },
     "errors": {
+      "AvmAddressBadChecksum": {
+        "code": -32000,
+        "message": "problem parsing address 'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a': couldn't parse address " +
+          "\"X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96a\": invalid checksum (expected (bech32=00z96u, " +
+          "bech32m=6njfl7), got 00z96a)",
+      },
       "AvmAddressMissing": {
         "code": -32000,
         "message": "problem parsing address '': couldn't parse address \"\": no separator found in address",
