@@ -15,6 +15,7 @@ import { CHECK_BLOCKS, FeeRules, type TipInfo } from './fees.ts';
 import { withCorethLogs } from './filter-criteria.ts';
 import { INITIAL_BASE_FEE } from './fees-window.ts';
 import { type CGenesis, X2C_RATE, cGenesis } from './genesis.ts';
+import { dropFromEngine } from './engine-drop.ts';
 import { queueOverflow } from './nonce-queue.ts';
 import { OpQueue } from './op-queue.ts';
 import { poolSent, replayChain } from './replay.ts';
@@ -391,11 +392,7 @@ export class CChain {
     if (!queued) return this.announce(provider, [hash]);
     const drop = queueOverflow(this.world, hash);
     if (drop.length === 0) return;
-    await this.calls(
-      provider,
-      drop.map((dropped) => ['hardhat_dropTransaction', [dropped]] as const),
-      true,
-    );
+    await dropFromEngine(this, provider, drop);
     for (const dropped of drop) this.world.cChainPool.delete(dropped);
   }
 
