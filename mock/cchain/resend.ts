@@ -67,7 +67,9 @@ export function resendMethod(chain: CChain, serve: () => Serve): (params: unknow
       ({ raw }) => senderOf(raw) === from && nonceOf(raw) < pendingNonce && unsignedHash(raw) === match.hash,
     );
     if (!found) throw new Error(`transaction ${match.hash} not found`);
-    if (!chain.impersonated.has(from.slice(2))) throw new Error('unknown account');
+    // Auto-impersonation signs for every sender (./rpc.ts), as the node would for its keystore's accounts.
+    if (!chain.impersonated.has(from.slice(2)) && !(chain.autoImpersonate && typeof args.from === 'string'))
+      throw new Error('unknown account');
     // A new price replaces a gas price; a dynamic-fee transaction keeps its fee caps (toTransaction reads those first).
     if (given(gasPrice) && big(gasPrice) !== 0n) args.gasprice = gasPrice;
     if (given(gasLimit) && big(gasLimit) !== 0n) args.gas = gasLimit;

@@ -157,6 +157,9 @@ function senderOf(params: unknown): string {
   return typeof from === 'string' ? from.slice(2).toLowerCase() : '0'.repeat(40);
 }
 
+const hasFrom = (params: unknown) =>
+  typeof ((Array.isArray(params) ? params[0] : undefined) as { from?: unknown } | undefined)?.from === 'string';
+
 /** The last accepted block's gas limit, which the pool checks a transaction's gas against. */
 const headGasLimit = (chain: CChain) =>
   chain.run(async (p) => {
@@ -219,9 +222,10 @@ async function answerOne(
     const refused = tipRefusal(priced, await headGasLimit(chain));
     if (refused) return errorJson(id, -32000, refused);
   }
-  // Sent for an address only auto-impersonation covers: the engine impersonates it for this transaction alone.
+  // Sent for an address only auto-impersonation covers: the engine impersonates it for this transaction alone. A
+  // missing `from` is the zero address, in no keystore: unknown account even then (anvil's would be its first account).
   const unnamed = method === 'eth_sendTransaction' && !chain.impersonated.has(senderOf(params));
-  if (unnamed && !chain.autoImpersonate) return errorJson(id, -32000, 'unknown account');
+  if (unnamed && !(chain.autoImpersonate && hasFrom(params))) return errorJson(id, -32000, 'unknown account');
   const called = withCallData(method, params);
   if ('refused' in called) return errorJson(id, -32000, called.refused);
   params = called.params;

@@ -33,6 +33,10 @@ describe('anvil_autoImpersonateAccount', () => {
     const hash = await wallet.sendTransaction({ to: TO, value: 2n, chain: null });
     const { pub } = cClients(node.url);
     expect((await pub.getTransactionReceipt({ hash })).from).toBe(anyone);
+    // No `from` is coreth's zero address, in no keystore: refused even so.
+    expect(await call('eth_sendTransaction', [{ to: TO, value: '0x0' }])).toMatchObject({
+      error: { code: -32000, message: 'unknown account' },
+    });
     // anvil's alias answers as anvil does.
     expect(await call('hardhat_autoImpersonateAccount', [false])).toMatchObject({ result: null });
     await expect(wallet.sendTransaction({ to: TO, value: 3n, chain: null })).rejects.toThrow(/unknown account/);
