@@ -105,8 +105,10 @@ describe('anvil_nodeInfo, anvil_metadata, hardhat_metadata', () => {
     });
     // A snapshot is listed with the block it was taken at; a reset gives the node a new instance ID, as Hardhat's does.
     const id = (await call('evm_snapshot')).result;
+    expect(id).toMatch(/^0x[0-9a-f]+$/);
     expect((await call('anvil_metadata')).result.snapshots).toEqual({
-      [String(Number(id))]: [Number(latest.number), latest.hash],
+      // alloy's U256 keys, as 0x-hex (rpc-types-anvil Metadata), as evm_snapshot names it.
+      [id]: [Number(latest.number), latest.hash],
     });
     await call('evm_revert', [id]);
     await call('anvil_reset');
