@@ -121,6 +121,30 @@ export const BLOCK_NUMBER_OR_HASH: Record<string, number> = {
   eth_getProof: 2,
 };
 
+/** The argument at which each method takes an rpc.BlockNumberOrHash, whose object form is read by blockObjectRead. */
+const BLOCK_OBJECT_ARGUMENT: Record<string, number> = { ...BLOCK_NUMBER_OR_HASH, eth_getBlockReceipts: 0 };
+
+/**
+ * An rpc.BlockNumberOrHash object (`{"blockNumber": …}` or `{"blockHash": …, "requireCanonical": …}`) as the bare
+ * tag, number or hash it names, which the rest of the mock reads: coreth's UnmarshalJSON (graft/evm/rpc/types.go)
+ * takes a tag in the object form as in the bare one, its keys in any case (encoding/json), and its backend never reads
+ * requireCanonical (eth/api_backend.go *ByNumberOrHash). One naming neither is their refusal. The params check
+ * (./params.ts) has refused a bad object.
+ */
+export function blockObjectRead(method: string, params: unknown): { params: unknown } | { refused: string } {
+  const at = BLOCK_OBJECT_ARGUMENT[method];
+  if (at === undefined || !Array.isArray(params)) return { params };
+  const value: unknown = params[at];
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { params };
+  let named: unknown = null;
+  for (const [key, field] of Object.entries(value))
+    if (['blocknumber', 'blockhash'].includes(key.toLowerCase()) && field !== null) named = field;
+  if (named === null) return { refused: 'invalid arguments; neither block nor hash specified' };
+  const copy = [...params];
+  copy[at] = named;
+  return { params: copy };
+}
+
 /**
  * The state reads whose `pending` coreth reads as the last accepted block (StateAndHeaderByNumberOrHash through
  * HeaderByNumber, eth/api_backend.go), where the engine would read its pending block, the pool's transactions applied.
@@ -157,7 +181,10 @@ export function engineParams(chain: CChain, method: string, params: unknown): un
   if (at === undefined || !Array.isArray(params) || params.length <= at) return params;
   const argument: unknown = params[at];
   let translated = argument;
-  if (isHash(argument))
+  // HeaderByNumber's IsAccepted tags (accepted, safe, finalized), which the engine lacks, are its latest.
+  if (orNumber !== undefined && typeof argument === 'string' && !/^0x/i.test(argument) && argument !== 'pending')
+    translated = engineBlockNumber(argument);
+  else if (isHash(argument))
     translated = orNumber === undefined ? engineHash(chain, argument) : { blockHash: engineHash(chain, argument) };
   else if (typeof argument === 'object' && argument !== null && !Array.isArray(argument))
     translated = Object.fromEntries(

@@ -8,7 +8,7 @@
  * Hardhat's names for them are answered by them (./dev-rpc.ts).
  */
 import type { Endpoint, NodeRequest, NodeResponse } from '../../generated/server/dist/index.js';
-import { corethAnswer, corethHashes, engineParams } from './block-hashes.ts';
+import { blockObjectRead, corethAnswer, corethHashes, engineParams } from './block-hashes.ts';
 import { transactionBytes } from './blocks.ts';
 import { chainConfig } from './chain-config.ts';
 import { corethFirst, web3AndNetMethods } from './coreth-reads.ts';
@@ -213,7 +213,9 @@ async function answerOne(
     refusedTransactionArgs(method, params) ??
     refusedStateOverride(method, params);
   if (refused !== undefined) return errorJson(id, -32602, refused);
-  params = knownTransactionArgs(method, params);
+  const read = blockObjectRead(method, knownTransactionArgs(method, params));
+  if ('refused' in read) return errorJson(id, -32000, read.refused);
+  params = read.params;
   const [signed] = Array.isArray(params) ? params : [];
   const undecoded = method === 'eth_sendRawTransaction' && typeof signed === 'string' && submitRefusal(signed);
   if (undecoded) return errorJson(id, -32000, undecoded);
