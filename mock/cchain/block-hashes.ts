@@ -247,3 +247,22 @@ export function corethAnswer(chain: CChain, method: string, answer: string): str
   if (!('result' in parsed)) return answer;
   return JSON.stringify({ ...parsed, result: corethHashes(chain, parsed.result) });
 }
+
+/**
+ * Methods whose params may name a block by coreth's hash and whose answers by the engine's: each given the engine's
+ * hashes, its answer given coreth's.
+ */
+export function withCorethHashes(
+  chain: CChain,
+  methods: Record<string, (params: unknown) => Promise<unknown>>,
+): Record<string, (params: unknown) => Promise<unknown>> {
+  return Object.fromEntries(
+    Object.entries(methods).map(([method, answer]) => [
+      method,
+      async (params: unknown) => {
+        const result = await answer(await chain.run(async () => engineParams(chain, method, params)));
+        return chain.run(async () => corethHashes(chain, result));
+      },
+    ]),
+  );
+}

@@ -6,7 +6,7 @@ import { bech32Decode, cb58Encode } from '../../generators/formats.ts';
 import { makeUtxo, sha256 } from '../world/codec.ts';
 import { atomicKey, type World } from '../world/world.ts';
 import { blockIDOf } from './blocks.ts';
-import { dropFromEngine } from './engine-drop.ts';
+import { dropFromEngine } from './engine-pool.ts';
 import type { CChain } from './evm.ts';
 import { resendRaw } from './replay.ts';
 

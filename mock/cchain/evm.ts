@@ -15,7 +15,7 @@ import { CHECK_BLOCKS, FeeRules, type TipInfo } from './fees.ts';
 import { withCorethLogs } from './filter-criteria.ts';
 import { INITIAL_BASE_FEE } from './fees-window.ts';
 import { type CGenesis, X2C_RATE, cGenesis } from './genesis.ts';
-import { dropFromEngine } from './engine-drop.ts';
+import { dropFromEngine } from './engine-pool.ts';
 import { queueOverflow } from './nonce-queue.ts';
 import { OpQueue } from './op-queue.ts';
 import { poolSent, replayChain } from './replay.ts';
