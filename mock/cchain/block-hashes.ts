@@ -121,18 +121,16 @@ export const BLOCK_NUMBER_OR_HASH: Record<string, number> = {
   eth_getProof: 2,
 };
 
-/** The argument at which each method takes an rpc.BlockNumberOrHash, whose object form is read by blockObjectRead. */
-const BLOCK_OBJECT_ARGUMENT: Record<string, number> = { ...BLOCK_NUMBER_OR_HASH, eth_getBlockReceipts: 0 };
-
 /**
  * An rpc.BlockNumberOrHash object (`{"blockNumber": …}` or `{"blockHash": …, "requireCanonical": …}`) as the bare
  * tag, number or hash it names, which the rest of the mock reads: coreth's UnmarshalJSON (graft/evm/rpc/types.go)
  * takes a tag in the object form as in the bare one, its keys in any case (encoding/json), and its backend never reads
  * requireCanonical (eth/api_backend.go *ByNumberOrHash). One naming neither is their refusal. The params check
- * (./params.ts) has refused a bad object.
+ * (./params.ts) has refused a bad object; eth_getBlockReceipts reads its own (./block-reads.ts), answering null where
+ * the state reads refuse.
  */
 export function blockObjectRead(method: string, params: unknown): { params: unknown } | { refused: string } {
-  const at = BLOCK_OBJECT_ARGUMENT[method];
+  const at = BLOCK_NUMBER_OR_HASH[method];
   if (at === undefined || !Array.isArray(params)) return { params };
   const value: unknown = params[at];
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { params };
