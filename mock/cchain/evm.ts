@@ -16,7 +16,7 @@ import { withCorethLogs } from './filter-criteria.ts';
 import { INITIAL_BASE_FEE } from './fees-window.ts';
 import { type CGenesis, X2C_RATE, cGenesis } from './genesis.ts';
 import { dropFromEngine } from './engine-pool.ts';
-import { queueOverflow } from './nonce-queue.ts';
+import { forgetReplaced, queueOverflow } from './nonce-queue.ts';
 import { OpQueue } from './op-queue.ts';
 import { poolSent, replayChain } from './replay.ts';
 
@@ -389,7 +389,10 @@ export class CChain {
     // While automining, a tx not queued is already mined.
     if (this.automine && !queued) return this.announce(provider, [hash]);
     poolSent(this.world, hash, raw);
-    if (!queued) return this.announce(provider, [hash]);
+    if (!queued) {
+      forgetReplaced(this.world, hash);
+      return this.announce(provider, [hash]);
+    }
     const drop = queueOverflow(this.world, hash);
     if (drop.length === 0) return;
     await dropFromEngine(this, provider, drop);

@@ -226,6 +226,10 @@ describe("coreth's default eth_* methods", () => {
       await rpc('evm_mine', []);
       expect((await rpc('eth_getTransactionReceipt', [resent.result])).result).toMatchObject({ status: '0x1' });
       expect((await rpc('eth_getTransactionReceipt', [first])).result).toBeNull();
+      // The replaced one left the pool with its replacement mined: a nonce may be set (EDR's refusal is with a pool).
+      expect(await rpc('hardhat_setNonce', ['0x00000000000000000000000000000000000a11d0', '0x2'])).toMatchObject({
+        result: true,
+      });
     } finally {
       await rpc('anvil_autoImpersonateAccount', [false]);
       await rpc('evm_setAutomine', [true]);
