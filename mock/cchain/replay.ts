@@ -58,7 +58,7 @@ export function poolSent(world: World, hash: string, raw: string): void {
   world.cChainPool.set(hash, { raw, order });
 }
 
-/** Sends a saved transaction (its signed bytes) again: signed as it was, or from its impersonated sender as it first went. */
+/** Sends a saved transaction (its signed bytes) again: signed as it was, or from its impersonated sender. */
 async function resend(chain: CChain, provider: Provider, bytes: Uint8Array): Promise<void> {
   const unsigned = impersonatedSend(bytes);
   if (!unsigned) {
