@@ -122,6 +122,28 @@ export const BLOCK_NUMBER_OR_HASH: Record<string, number> = {
 };
 
 /**
+ * An rpc.BlockNumberOrHash object (`{"blockNumber": …}` or `{"blockHash": …, "requireCanonical": …}`) as the bare
+ * tag, number or hash it names, which the rest of the mock reads: coreth's UnmarshalJSON (graft/evm/rpc/types.go)
+ * takes a tag in the object form as in the bare one, its keys in any case (encoding/json), and its backend never reads
+ * requireCanonical (eth/api_backend.go *ByNumberOrHash). One naming neither is their refusal. The params check
+ * (./params.ts) has refused a bad object; eth_getBlockReceipts reads its own (./block-reads.ts), answering null where
+ * the state reads refuse.
+ */
+export function blockObjectRead(method: string, params: unknown): { params: unknown } | { refused: string } {
+  const at = BLOCK_NUMBER_OR_HASH[method];
+  if (at === undefined || !Array.isArray(params)) return { params };
+  const value: unknown = params[at];
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { params };
+  let named: unknown = null;
+  for (const [key, field] of Object.entries(value))
+    if (['blocknumber', 'blockhash'].includes(key.toLowerCase()) && field !== null) named = field;
+  if (named === null) return { refused: 'invalid arguments; neither block nor hash specified' };
+  const copy = [...params];
+  copy[at] = named;
+  return { params: copy };
+}
+
+/**
  * The state reads whose `pending` coreth reads as the last accepted block (StateAndHeaderByNumberOrHash through
  * HeaderByNumber, eth/api_backend.go), where the engine would read its pending block, the pool's transactions applied.
  * Not eth_getTransactionCount (GetPoolNonce, as the engine's) nor eth_call (DoCall's pending header: ./coreth-reads.ts).
@@ -157,7 +179,10 @@ export function engineParams(chain: CChain, method: string, params: unknown): un
   if (at === undefined || !Array.isArray(params) || params.length <= at) return params;
   const argument: unknown = params[at];
   let translated = argument;
-  if (isHash(argument))
+  // HeaderByNumber's IsAccepted tags (accepted, safe, finalized), which the engine lacks, are its latest.
+  if (orNumber !== undefined && typeof argument === 'string' && !/^0x/i.test(argument) && argument !== 'pending')
+    translated = engineBlockNumber(argument);
+  else if (isHash(argument))
     translated = orNumber === undefined ? engineHash(chain, argument) : { blockHash: engineHash(chain, argument) };
   else if (typeof argument === 'object' && argument !== null && !Array.isArray(argument))
     translated = Object.fromEntries(
@@ -219,4 +244,23 @@ export function corethAnswer(chain: CChain, method: string, answer: string): str
   const parsed = JSON.parse(answer) as { result?: unknown };
   if (!('result' in parsed)) return answer;
   return JSON.stringify({ ...parsed, result: corethHashes(chain, parsed.result) });
+}
+
+/**
+ * Methods whose params may name a block by coreth's hash and whose answers by the engine's: each given the engine's
+ * hashes, its answer given coreth's.
+ */
+export function withCorethHashes(
+  chain: CChain,
+  methods: Record<string, (params: unknown) => Promise<unknown>>,
+): Record<string, (params: unknown) => Promise<unknown>> {
+  return Object.fromEntries(
+    Object.entries(methods).map(([method, answer]) => [
+      method,
+      async (params: unknown) => {
+        const result = await answer(await chain.run(async () => engineParams(chain, method, params)));
+        return chain.run(async () => corethHashes(chain, result));
+      },
+    ]),
+  );
 }

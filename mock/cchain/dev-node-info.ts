@@ -14,6 +14,7 @@ import { forkOf } from '../fork/lazy.ts';
 import type { CChain } from './evm.ts';
 import { RULES_SINCE, ruleActive } from './rules.ts';
 import { callServer } from './rpc.ts';
+import { askNode } from './sign-fill.ts';
 
 interface Block {
   number: string;
@@ -24,14 +25,8 @@ interface Block {
 }
 
 /** A method's answer as coreth gives it at `/ext/bc/C/rpc` (coreth's block hashes, its gas price and client version). */
-async function ask<T>(chain: CChain, method: string, params: unknown[] = []): Promise<T> {
-  const { result, error } = JSON.parse(await callServer(chain)('1', method, params)) as {
-    result?: T;
-    error?: { message: string };
-  };
-  if (error) throw new Error(error.message);
-  return result as T;
-}
+const ask = <T>(chain: CChain, method: string, params: unknown[] = []): Promise<T> =>
+  askNode(() => callServer(chain), method, params) as Promise<T>;
 
 const latest = (chain: CChain) => ask<Block>(chain, 'eth_getBlockByNumber', ['latest', false]);
 const chainIdOf = async (chain: CChain) => Number(await ask<string>(chain, 'eth_chainId'));
@@ -98,7 +93,8 @@ export async function anvilMetadata(
   const snapshots: AnvilMetadataResult['snapshots'] = {};
   for (const id of dev.heldSnapshots()) {
     const at = taken.get(id);
-    if (at) snapshots[id] = at;
+    // alloy's Metadata keys them by U256, which serde writes as 0x-hex.
+    if (at) snapshots[`0x${BigInt(id).toString(16)}`] = at;
   }
   return { ...(await metadataOf(chain, dev)), forkedNetwork: (await forkPoint(chain))?.network ?? null, snapshots };
 }

@@ -9,6 +9,7 @@ import { RpcError } from '../../generated/c-chain/server/dist/index.js';
 import type { DevControls } from '../engine/dev.ts';
 import { LAST_RFC3339_SECOND, rfc3339 } from '../world/reads.ts';
 import { anvilMetadata, checkForking, hardhatMetadata, nodeInfo, snapshotBlock } from './dev-node-info.ts';
+import { dropFromEngine } from './engine-pool.ts';
 import type { CChain } from './evm.ts';
 
 const MAX_SNAPSHOT = BigInt(Number.MAX_SAFE_INTEGER);
@@ -105,11 +106,10 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
       await dev.mine({ chain: 'C', blocks: 1 });
     }
   };
-  /** anvil's evm_setTime: the seconds the clock moved; a time above 1e12 is in ms, as anvil reads it (Ganache's). */
+  /** anvil's evm_setTime: the seconds the clock moved; the time is in seconds (api.rs evm_set_time, time().reset). */
   const moveClock = async ({ timestamp }: { timestamp: Quantity }) => {
     const before = chain.world.time.get();
-    const time = bigintOf(timestamp);
-    await setTime(time > 10n ** 12n ? time / 1000n : time);
+    await setTime(timestamp);
     return Number(chain.world.time.get() - before);
   };
   /** anvil's: every address's eth_sendTransaction goes unsigned while on (the C-Chain's engine; ../cchain/rpc.ts). */
@@ -131,9 +131,10 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
   };
   /** EDR's refusal of a lower nonce (SetAccountNonceLowerThanCurrent, data.rs set_account_nonce), in its words. */
   const setNonceAsHardhat = async (params: { address: string; nonce: Quantity }) => {
-    // EDR's SetAccountNonceWithPendingTransactions (data.rs set_nonce), where anvil sets it.
+    // EDR's SetAccountNonceWithPendingTransactions (data.rs set_nonce; error.rs answers it as INTERNAL_ERROR), where
+    // anvil sets it.
     if (chain.world.cChainPool.size > 0)
-      throw new RpcError(-32000, 'Cannot set account nonce when the transaction pool is not empty');
+      throw new RpcError(-32603, 'Cannot set account nonce when the transaction pool is not empty');
     const proposed = bigintOf(params.nonce);
     const account = evmAddress(params.address);
     const previous = await chain.run(
@@ -165,7 +166,7 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
       if (!held && mined && (await chain.call(provider, 'eth_getTransactionReceipt', [hash])) !== null)
         throw invalid(`Transaction ${hash.toLowerCase()} cannot be dropped because it's already mined`);
       if (!held) return false;
-      await chain.call(provider, 'hardhat_dropTransaction', [hash]);
+      await dropFromEngine(chain, provider, [hash]);
       chain.world.cChainPool.delete(hash.toLowerCase());
       return true;
     });

@@ -6,6 +6,7 @@ import { bech32Decode, cb58Encode } from '../../generators/formats.ts';
 import { makeUtxo, sha256 } from '../world/codec.ts';
 import { atomicKey, type World } from '../world/world.ts';
 import { blockIDOf } from './blocks.ts';
+import { dropFromEngine } from './engine-pool.ts';
 import type { CChain } from './evm.ts';
 import { resendRaw } from './replay.ts';
 
@@ -112,7 +113,11 @@ async function poolAside(
   const pool = chain.world.cChainPool;
   const pending = [...pool.entries()].sort(([, a], [, b]) => a.order - b.order);
   if (pending.length === 0) return edit();
-  for (const [hash] of pending) await chain.call(provider, 'hardhat_dropTransaction', [hash]);
+  await dropFromEngine(
+    chain,
+    provider,
+    pending.map(([hash]) => hash),
+  );
   // Back to the pool, not mined: with automine on, those pending are queued behind a nonce gap.
   const automine = (await chain.call(provider, 'hardhat_getAutomine')) === true;
   if (automine) await chain.call(provider, 'evm_setAutomine', [false]);

@@ -15,7 +15,8 @@ import { CHECK_BLOCKS, FeeRules, type TipInfo } from './fees.ts';
 import { withCorethLogs } from './filter-criteria.ts';
 import { INITIAL_BASE_FEE } from './fees-window.ts';
 import { type CGenesis, X2C_RATE, cGenesis } from './genesis.ts';
-import { queueOverflow } from './nonce-queue.ts';
+import { dropFromEngine } from './engine-pool.ts';
+import { forgetReplaced, queueOverflow } from './nonce-queue.ts';
 import { OpQueue } from './op-queue.ts';
 import { poolSent, replayChain } from './replay.ts';
 
@@ -388,14 +389,13 @@ export class CChain {
     // While automining, a tx not queued is already mined.
     if (this.automine && !queued) return this.announce(provider, [hash]);
     poolSent(this.world, hash, raw);
-    if (!queued) return this.announce(provider, [hash]);
+    if (!queued) {
+      forgetReplaced(this.world, hash);
+      return this.announce(provider, [hash]);
+    }
     const drop = queueOverflow(this.world, hash);
     if (drop.length === 0) return;
-    await this.calls(
-      provider,
-      drop.map((dropped) => ['hardhat_dropTransaction', [dropped]] as const),
-      true,
-    );
+    await dropFromEngine(this, provider, drop);
     for (const dropped of drop) this.world.cChainPool.delete(dropped);
   }
 

@@ -6,9 +6,9 @@
  * gas limit, a tip above the fee cap, the sender, the intrinsic gas, the init code size) are the engine's, worded by
  * ./geth-errors.ts: a transaction failing one of those is left to the engine, which answers it.
  */
-import { RLP } from '@ethereumjs/rlp';
 import { type AccessTuple, intrinsicGas } from './access-list-args.ts';
 import { transactionSender } from './raw-transaction.ts';
+import { decodeSigned } from './signed-tx.ts';
 
 const MIN_TIP = 1n;
 const MAX_INIT_CODE_SIZE = 2 * 24_576;
@@ -33,33 +33,11 @@ export function tipRefusal(tx: Priced, gasLimit: bigint): string | undefined {
   return `transaction underpriced: gas tip cap ${tx.tip}, minimum needed ${MIN_TIP}`;
 }
 
-const big = (bytes: Uint8Array) => (bytes.length === 0 ? 0n : BigInt(`0x${Buffer.from(bytes).toString('hex')}`));
-const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
-
 /**
  * The fields of a signed legacy, access-list or dynamic-fee transaction (0x-hex) whose sender recovers; undefined
  * for any other (the engine answers it).
  */
 export function pricedOf(raw: string): Priced | undefined {
-  try {
-    const bytes = Buffer.from(raw.slice(2), 'hex');
-    const type = bytes[0]! >= 0xc0 ? 0 : bytes[0]!;
-    if (type > 2 || !transactionSender(raw)) return undefined;
-    const fields = RLP.decode(type === 0 ? bytes : bytes.subarray(1)) as Uint8Array[];
-    const body = type === 0 ? fields : fields.slice(1);
-    const [, first, second] = body as Uint8Array[];
-    const [tip, feeCap] = type === 2 ? [big(first!), big(second!)] : [big(first!), big(first!)];
-    const [gas, to, , data] = body.slice(type === 2 ? 3 : 2) as Uint8Array[];
-    const list = type === 0 ? [] : (fields[type === 2 ? 8 : 7] as unknown as [Uint8Array, Uint8Array[]][]);
-    return {
-      gas: big(gas!),
-      tip,
-      feeCap,
-      ...(to!.length > 0 ? { to: hex(to!) } : {}),
-      data: hex(data!),
-      accessList: list.map(([address, keys]) => ({ address: hex(address), storageKeys: keys.map(hex) })),
-    };
-  } catch {
-    return undefined;
-  }
+  const tx = decodeSigned(raw);
+  return tx && transactionSender(raw) ? tx : undefined;
 }

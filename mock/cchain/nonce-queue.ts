@@ -7,10 +7,11 @@
  * states keep the queue as they keep the pool. What the engine's pool does not do as coreth's is here: the caps on
  * queued transactions and the cleanup of the replaced ones.
  */
-import { RLP } from '@ethereumjs/rlp';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { World } from '../world/world.ts';
+import { ethChecksum } from '../engine/dev.ts';
 import { transactionSender } from './raw-transaction.ts';
+import { decodeSigned } from './signed-tx.ts';
 
 /** legacypool.DefaultConfig: queued transactions per account, and in all. */
 export const ACCOUNT_QUEUE = 64;
@@ -33,15 +34,10 @@ const decoded = new Map<string, { sender: string; nonce: bigint } | undefined>()
 
 function senderAndNonce(hash: string, raw: string): { sender: string; nonce: bigint } | undefined {
   if (decoded.has(hash)) return decoded.get(hash);
-  let found: { sender: string; nonce: bigint } | undefined;
-  const sender = transactionSender(raw);
-  if (sender) {
-    const bytes = Buffer.from(raw.slice(2), 'hex');
-    const fields = RLP.decode(bytes[0]! >= 0xc0 ? bytes : bytes.subarray(1)) as Uint8Array[];
-    // A typed transaction's chain ID comes before its nonce.
-    const nonce = fields[bytes[0]! >= 0xc0 ? 0 : 1]!;
-    found = { sender, nonce: nonce.length === 0 ? 0n : BigInt(`0x${Buffer.from(nonce).toString('hex')}`) };
-  }
+  const tx = decodeSigned(raw);
+  // The engine's fake signature (an impersonated sender's) recovers to no one's: its sender is its r.
+  const sender = tx && (tx.impersonatedBy ? ethChecksum(tx.impersonatedBy.slice(2)) : transactionSender(raw));
+  const found = tx && sender ? { sender, nonce: tx.nonce } : undefined;
   decoded.set(hash, found);
   return found;
 }
@@ -61,6 +57,17 @@ function queuedBySender(world: World): Map<string, Queued[]> {
     for (const hash of decoded.keys()) if (!world.cChainPool.has(hash)) decoded.delete(hash);
   for (const list of bySender.values()) list.sort((a, b) => (a.nonce < b.nonce ? -1 : a.nonce > b.nonce ? 1 : 0));
   return bySender;
+}
+
+/**
+ * The pending transactions `hash` replaced in the engine's pool (same sender and nonce; the pool's replacement rules
+ * are the engine's), which leave the journal too: a block never includes them.
+ */
+export function forgetReplaced(world: World, hash: string): void {
+  const added = [...queuedBySender(world).values()].flat().find((tx) => tx.hash === hash);
+  if (!added) return;
+  for (const tx of queuedBySender(world).get(added.sender)!)
+    if (tx.nonce === added.nonce && tx.hash !== hash) world.cChainPool.delete(tx.hash);
 }
 
 /**

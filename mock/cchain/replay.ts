@@ -12,7 +12,9 @@ import { decodeAtomic, gasUsed } from './atomic.ts';
 import type { RpcBlock } from './blocks.ts';
 import { CORETH_PREVRANDAO } from './coreth-block.ts';
 import type { World } from '../world/world.ts';
+import { asImpersonated } from './engine-pool.ts';
 import { type CChain, editRequests } from './evm.ts';
+import { decodeSigned } from './signed-tx.ts';
 
 type Item = Uint8Array | Item[];
 const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
@@ -25,40 +27,23 @@ function atomicGas(extData: Uint8Array): bigint {
 }
 
 /**
- * The engine signs a transaction it sends for an impersonated account (`dev.impersonate`) with a fake signature, r and
- * s both the sender's address: the same transaction from the same sender hashes alike. Such a transaction's sender and
+ * A transaction the engine sent for an impersonated account (`dev.impersonate`, its fake signature): its sender and
  * `eth_sendTransaction` arguments, to send it again the same way; undefined for a signed one (or a type without them).
  */
-function impersonatedSend(tx: Item): { from: string; args: Record<string, unknown> } | undefined {
-  const type = Array.isArray(tx) ? 0 : tx[0]!;
-  if (type > 2) return undefined;
-  const fields = (Array.isArray(tx) ? tx : RLP.decode((tx as Uint8Array).subarray(1))) as Item[];
-  const [r, s] = fields.slice(-2) as Uint8Array[];
-  if (!r || !s || r.length > 20 || hex(r) !== hex(s)) return undefined;
-  const from = `0x${Buffer.from(r).toString('hex').padStart(40, '0')}`;
-  const body = (type === 0 ? fields : fields.slice(1)) as Uint8Array[];
-  const [nonce, ...rest] = body;
-  const fees =
-    type === 2
-      ? { maxPriorityFeePerGas: quantity(rest.shift()!), maxFeePerGas: quantity(rest.shift()!) }
-      : { gasPrice: quantity(rest.shift()!) };
-  const [gas, to, value, data] = rest;
-  const accessList =
-    type === 0
-      ? undefined
-      : (fields.at(-4) as unknown as [Uint8Array, Uint8Array[]][]).map(([address, keys]) => ({
-          address: hex(address),
-          storageKeys: keys.map(hex),
-        }));
+function impersonatedSend(bytes: Uint8Array): { from: string; args: Record<string, unknown> } | undefined {
+  const tx = decodeSigned(bytes);
+  const from = tx?.impersonatedBy;
+  if (!from) return undefined;
+  const q = (n: bigint) => `0x${n.toString(16)}`;
   const args = {
     from,
-    nonce: quantity(nonce!),
-    ...fees,
-    gas: quantity(gas!),
-    ...(to!.length > 0 ? { to: hex(to!) } : {}),
-    value: quantity(value!),
-    data: hex(data!),
-    ...(accessList ? { accessList } : {}),
+    nonce: q(tx.nonce),
+    ...(tx.type === 2 ? { maxPriorityFeePerGas: q(tx.tip), maxFeePerGas: q(tx.feeCap) } : { gasPrice: q(tx.feeCap) }),
+    gas: q(tx.gas),
+    ...(tx.to ? { to: tx.to } : {}),
+    value: q(tx.value),
+    data: tx.data,
+    ...(tx.type === 0 ? {} : { accessList: tx.accessList }),
   };
   return { from, args };
 }
@@ -73,19 +58,16 @@ export function poolSent(world: World, hash: string, raw: string): void {
   world.cChainPool.set(hash, { raw, order });
 }
 
-/** Sends a saved transaction again: signed as it was, or from its impersonated sender as it first went. */
-async function resend(chain: CChain, provider: Provider, tx: Item): Promise<void> {
-  const unsigned = impersonatedSend(tx);
+/** Sends a saved transaction (its signed bytes) again: signed as it was, or from its impersonated sender. */
+async function resend(chain: CChain, provider: Provider, bytes: Uint8Array): Promise<void> {
+  const unsigned = impersonatedSend(bytes);
   if (!unsigned) {
-    await chain.call(provider, 'eth_sendRawTransaction', [hex(Array.isArray(tx) ? RLP.encode(tx) : tx)]);
+    await chain.call(provider, 'eth_sendRawTransaction', [hex(bytes)]);
     return;
   }
-  await chain.call(provider, 'hardhat_impersonateAccount', [unsigned.from]);
-  try {
-    await chain.call(provider, 'eth_sendTransaction', [unsigned.args]);
-  } finally {
-    await chain.call(provider, 'hardhat_stopImpersonatingAccount', [unsigned.from]);
-  }
+  await asImpersonated(chain, provider, unsigned.from, () =>
+    chain.call(provider, 'eth_sendTransaction', [unsigned.args]),
+  );
 }
 
 /** Replays the world's C-Chain into a fresh engine (automine left off): whether there was anything to replay. */
@@ -114,7 +96,7 @@ export async function replayChain(chain: CChain, provider: Provider): Promise<bo
     // coreth's header: the base fee follows ExtDataHash.
     await chain.call(provider, 'hardhat_setNextBlockBaseFeePerGas', [quantity(header[16]!)]);
     if (chain.randomIsDifficulty) await chain.call(provider, 'hardhat_setPrevRandao', [CORETH_PREVRANDAO]);
-    for (const tx of txs) await resend(chain, provider, tx);
+    for (const tx of txs) await resend(chain, provider, Array.isArray(tx) ? RLP.encode(tx) : tx);
     await chain.call(provider, 'evm_mine');
     const block = (await chain.call(provider, 'eth_getBlockByNumber', [`0x${(i + 1).toString(16)}`, true])) as RpcBlock;
     chain.recordFees(block, { extData, gasUsed: atomicGas(extData) });
@@ -132,7 +114,5 @@ export async function replayChain(chain: CChain, provider: Provider): Promise<bo
 
 /** Sends a pooled transaction (its signed bytes as hex) again, as it first went. */
 export function resendRaw(chain: CChain, provider: Provider, raw: string): Promise<void> {
-  const bytes = Buffer.from(raw.slice(2), 'hex');
-  // A typed transaction starts with its type byte; a legacy one is an RLP list (0xc0 and up).
-  return resend(chain, provider, bytes[0]! >= 0xc0 ? (RLP.decode(bytes) as Item[]) : bytes);
+  return resend(chain, provider, Buffer.from(raw.slice(2), 'hex'));
 }

@@ -8,8 +8,7 @@
  * Hardhat's names for them are answered by them (./dev-rpc.ts).
  */
 import type { Endpoint, NodeRequest, NodeResponse } from '../../generated/server/dist/index.js';
-import { corethAnswer, corethHashes, engineParams } from './block-hashes.ts';
-import { transactionBytes } from './blocks.ts';
+import { blockObjectRead, corethAnswer, corethHashes, engineParams, withCorethHashes } from './block-hashes.ts';
 import { chainConfig } from './chain-config.ts';
 import { corethFirst, web3AndNetMethods } from './coreth-reads.ts';
 import { corethDefaultMethods } from './coreth-methods.ts';
@@ -18,19 +17,15 @@ import { type CChain, EvmError } from './evm.ts';
 import { type Serve, answerJsonRpc, errorJson } from './json-rpc.ts';
 import { withCallData } from './call-data.ts';
 import { feeMethods } from './fees-rpc.ts';
-import { transactionHash } from './nonce-queue.ts';
 import { filterMethods } from './filters.ts';
 import { runCall } from './call-run.ts';
 import { refusedStateOverride } from './state-override.ts';
 import { corethRefusal, gethAnswer } from './geth-errors.ts';
 import { corethReceipt } from './receipts.ts';
-import { transactionSender } from './raw-transaction.ts';
-import { submitRefusal } from './submit-limits.ts';
 import { signFillMethods } from './sign-fill.ts';
 import { sendFromNode } from './node-send.ts';
+import { senderOf, senderOfWrite, sendWrite, writeRefusal } from './send-path.ts';
 import { resendMethod } from './resend.ts';
-import { pricedOf, tipRefusal } from './min-tip.ts';
-import { ethChecksum } from '../engine/dev.ts';
 import { stringifyJson } from '../../generators/common/json.ts';
 import { documented, refusedParams, unservedMethods } from './params.ts';
 import { knownTransactionArgs, refusedTransactionArgs, withCallGas } from './transaction-args.ts';
@@ -115,25 +110,6 @@ function newCorethMethods(chain: CChain): OwnMethods {
 }
 
 /**
- * Methods whose params may name a block by coreth's hash and whose answers by the engine's: each given the engine's
- * hashes, its answer given coreth's (./block-hashes.ts).
- */
-function withCorethHashes(
-  chain: CChain,
-  methods: Record<string, (params: unknown) => Promise<unknown>>,
-): Record<string, (params: unknown) => Promise<unknown>> {
-  return Object.fromEntries(
-    Object.entries(methods).map(([method, answer]) => [
-      method,
-      async (params: unknown) => {
-        const result = await answer(await chain.run(async () => engineParams(chain, method, params)));
-        return chain.run(async () => corethHashes(chain, result));
-      },
-    ]),
-  );
-}
-
-/**
  * The engine's answer to a balance or nonce at the latest block when the chain knows it already (./evm.ts
  * `knownAccount`; asked inside the queue): an atomic tx's account, read again by every wallet before its next one.
  */
@@ -144,48 +120,6 @@ function knownAnswer(chain: CChain, method: string, params: unknown): string | u
   const account = chain.knownAccount(params[0].slice(2).toLowerCase());
   if (!account) return undefined;
   return `{"result":"0x${(method === 'eth_getBalance' ? account.balance : account.nonce).toString(16)}"}`;
-}
-
-/**
- * eth_sendTransaction's `from` (40-hex): a node signs only for its keystore's accounts, which the mock has none of, so
- * only an address `dev.impersonate` named is sent; any other is accounts.ErrUnknownAccount (internal/ethapi
- * SendTransaction's AccountManager().Find), the zero address when `from` is absent, as args.from() reads it.
- */
-function senderOf(params: unknown): string {
-  const [args] = Array.isArray(params) ? params : [];
-  const from = (args as { from?: unknown } | undefined)?.from;
-  return typeof from === 'string' ? from.slice(2).toLowerCase() : '0'.repeat(40);
-}
-
-/** The last accepted block's gas limit, which the pool checks a transaction's gas against. */
-const headGasLimit = (chain: CChain) =>
-  chain.run(async (p) => {
-    const head = (await chain.call(p, 'eth_getBlockByNumber', ['latest', false])) as { gasLimit: string };
-    return BigInt(head.gasLimit);
-  });
-
-/** The sender of an eth_sendRawTransaction or eth_sendTransaction call, checksummed. */
-function senderOfWrite(method: string, params: unknown): string | undefined {
-  const [first] = Array.isArray(params) ? params : [];
-  if (method === 'eth_sendRawTransaction') return typeof first === 'string' ? transactionSender(first) : undefined;
-  const from = senderOf(params);
-  return from ? ethChecksum(from) : undefined;
-}
-
-/** A write sent to the engine, with `impersonated` (auto-impersonation's sender) impersonated for it alone. */
-async function sendAs(
-  chain: CChain,
-  p: Parameters<Parameters<CChain['run']>[0]>[0],
-  request: string,
-  impersonated: string | undefined,
-) {
-  if (!impersonated) return chain.sendTransaction(p, request);
-  await chain.call(p, 'hardhat_impersonateAccount', [impersonated]);
-  try {
-    return await chain.sendTransaction(p, request);
-  } finally {
-    await chain.call(p, 'hardhat_stopImpersonatingAccount', [impersonated]);
-  }
 }
 
 /** One call's answer, as JSON text, with `id` as written (./json-rpc.ts). */
@@ -210,18 +144,11 @@ async function answerOne(
     refusedTransactionArgs(method, params) ??
     refusedStateOverride(method, params);
   if (refused !== undefined) return errorJson(id, -32602, refused);
-  params = knownTransactionArgs(method, params);
-  const [signed] = Array.isArray(params) ? params : [];
-  const undecoded = method === 'eth_sendRawTransaction' && typeof signed === 'string' && submitRefusal(signed);
-  if (undecoded) return errorJson(id, -32000, undecoded);
-  const priced = method === 'eth_sendRawTransaction' && typeof signed === 'string' && pricedOf(signed);
-  if (priced && priced.tip < 1n) {
-    const refused = tipRefusal(priced, await headGasLimit(chain));
-    if (refused) return errorJson(id, -32000, refused);
-  }
-  // Sent for an address only auto-impersonation covers: the engine impersonates it for this transaction alone.
-  const unnamed = method === 'eth_sendTransaction' && !chain.impersonated.has(senderOf(params));
-  if (unnamed && !chain.autoImpersonate) return errorJson(id, -32000, 'unknown account');
+  const read = blockObjectRead(method, knownTransactionArgs(method, params));
+  if ('refused' in read) return errorJson(id, -32000, read.refused);
+  params = read.params;
+  const write = await writeRefusal(chain, method, params);
+  if (write !== undefined) return errorJson(id, -32000, write);
   const called = withCallData(method, params);
   if ('refused' in called) return errorJson(id, -32000, called.refused);
   params = called.params;
@@ -260,41 +187,12 @@ async function answerOne(
     // The engine knows this chain's blocks by its own hashes (./block-hashes.ts).
     const engine = stringifyJson(engineParams(chain, method, withCallGas(method, params)) ?? []);
     const request = `{"jsonrpc":"2.0","id":1,"method":${JSON.stringify(method)},"params":${engine}}`;
-    const [raw] = Array.isArray(params) ? params : [];
-    // The pool's first check (legacypool.add): a tx it holds (the engine would take it for an underpriced replacement).
-    if (
-      method === 'eth_sendRawTransaction' &&
-      typeof raw === 'string' &&
-      chain.world.cChainPool.has(transactionHash(raw))
-    )
-      return '{"error":{"code":-32000,"message":"already known"}}';
-    const { answer: sent, queued } = WRITES.has(method)
-      ? await sendAs(chain, p, request, unnamed ? `0x${senderOf(params)}` : undefined)
-      : {
-          answer:
-            method === 'eth_call'
-              ? await runCall(chain, p, JSON.parse(engine) as unknown[])
-              : await chain.raw(p, request),
-          queued: false,
-        };
-    const answer = corethAnswer(chain, method, sent);
-    if (method === 'eth_sendRawTransaction' && typeof raw === 'string') {
-      const { result } = JSON.parse(answer) as { result?: unknown };
-      if (typeof result === 'string') await chain.pooled(p, result, raw, queued);
-    }
-    if (method === 'eth_sendTransaction') {
-      // Signed by the engine with an impersonated sender's fake signature, which the replay recognises.
-      const { result } = JSON.parse(answer) as { result?: unknown };
-      const tx = typeof result === 'string' && (await chain.call(p, 'eth_getTransactionByHash', [result]));
-      if (tx)
-        await chain.pooled(
-          p,
-          result as string,
-          `0x${Buffer.from(transactionBytes(tx as Parameters<typeof transactionBytes>[0])).toString('hex')}`,
-          queued,
-        );
-    }
-    return answer;
+    if (WRITES.has(method)) return sendWrite(chain, p, method, params, request);
+    return corethAnswer(
+      chain,
+      method,
+      method === 'eth_call' ? await runCall(chain, p, JSON.parse(engine) as unknown[]) : await chain.raw(p, request),
+    );
   };
   const answer = WRITES.has(method)
     ? corethRefusal(await chain.write(send), () => senderOfWrite(method, params))

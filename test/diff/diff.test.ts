@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -157,6 +158,31 @@ describe('npm run diff', () => {
     const early = await cli('--from', 'v1.8.0', '--to', 'v1.9.8');
     expect(early.code).toBe(2);
     expect(early.stderr).toContain('the spec describes releases from v1.9.0; it says nothing of v1.8.0');
+  });
+
+  it("floors another spec's releases at the oldest it names, not at this spec's v1.9.0", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'diff-spec-'));
+    try {
+      const method = (name: string, since: string) => ({
+        name,
+        params: [],
+        result: { name: 'r', schema: { type: 'string' } },
+        'x-node-versions': { since },
+      });
+      const doc = {
+        openrpc: '1.3.2',
+        info: { title: 'Demo', version: '0.6.0' },
+        methods: [method('demo.old', 'v0.3.0'), method('demo.new', 'v0.5.0')],
+      };
+      writeFileSync(join(dir, 'demo.json'), JSON.stringify(doc));
+      const early = await cli('--spec', dir, '--from', 'v0.3.0', '--to', 'v0.5.0');
+      expect(early.stdout).toMatch(/demo\.new \(demo\)\n.*method added/);
+      const before = await cli('--spec', dir, '--from', 'v0.2.0', '--to', 'v0.5.0');
+      expect(before.code).toBe(2);
+      expect(before.stderr).toContain('the spec describes releases from v0.3.0; it says nothing of v0.2.0');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('compares up to a pre-release the spec names, and no further', async () => {

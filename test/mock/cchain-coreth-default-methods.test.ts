@@ -210,4 +210,29 @@ describe("coreth's default eth_* methods", () => {
       await rpc('evm_setAutomine', [true]);
     }
   });
+
+  it("eth_resend with auto-impersonation on resends any sender's pooled transaction, as for a named one", async () => {
+    const sender = '0x00000000000000000000000000000000000a11cf';
+    await rpc('anvil_setBalance', [sender, '0xde0b6b3a7640000']);
+    expect((await rpc('anvil_autoImpersonateAccount', [true])).error).toBeUndefined();
+    expect((await rpc('evm_setAutomine', [false])).error).toBeUndefined();
+    try {
+      const nonce = (await rpc('eth_getTransactionCount', [sender, 'latest'])).result as string;
+      const args = { from: sender, to: TO, value: '0x1', nonce, gas: '0x5208', gasPrice: '0x3b9aca00' };
+      const first = (await rpc('eth_sendTransaction', [args])).result as string;
+      expect(first).toMatch(/^0x[0-9a-f]{64}$/);
+      const resent = await rpc('eth_resend', [args, '0x77359400', null]);
+      expect(resent.result).toMatch(/^0x[0-9a-f]{64}$/);
+      await rpc('evm_mine', []);
+      expect((await rpc('eth_getTransactionReceipt', [resent.result])).result).toMatchObject({ status: '0x1' });
+      expect((await rpc('eth_getTransactionReceipt', [first])).result).toBeNull();
+      // The replaced one left the pool with its replacement mined: a nonce may be set (EDR's refusal is with a pool).
+      expect(await rpc('hardhat_setNonce', ['0x00000000000000000000000000000000000a11d0', '0x2'])).toMatchObject({
+        result: true,
+      });
+    } finally {
+      await rpc('anvil_autoImpersonateAccount', [false]);
+      await rpc('evm_setAutomine', [true]);
+    }
+  });
 });

@@ -33,6 +33,10 @@ describe('anvil_autoImpersonateAccount', () => {
     const hash = await wallet.sendTransaction({ to: TO, value: 2n, chain: null });
     const { pub } = cClients(node.url);
     expect((await pub.getTransactionReceipt({ hash })).from).toBe(anyone);
+    // No `from` is coreth's zero address, in no keystore: refused even so.
+    expect(await call('eth_sendTransaction', [{ to: TO, value: '0x0' }])).toMatchObject({
+      error: { code: -32000, message: 'unknown account' },
+    });
     // anvil's alias answers as anvil does.
     expect(await call('hardhat_autoImpersonateAccount', [false])).toMatchObject({ result: null });
     await expect(wallet.sendTransaction({ to: TO, value: 3n, chain: null })).rejects.toThrow(/unknown account/);
@@ -101,8 +105,10 @@ describe('anvil_nodeInfo, anvil_metadata, hardhat_metadata', () => {
     });
     // A snapshot is listed with the block it was taken at; a reset gives the node a new instance ID, as Hardhat's does.
     const id = (await call('evm_snapshot')).result;
+    expect(id).toMatch(/^0x[0-9a-f]+$/);
     expect((await call('anvil_metadata')).result.snapshots).toEqual({
-      [String(Number(id))]: [Number(latest.number), latest.hash],
+      // alloy's U256 keys, as 0x-hex (rpc-types-anvil Metadata), as evm_snapshot names it.
+      [id]: [Number(latest.number), latest.hash],
     });
     await call('evm_revert', [id]);
     await call('anvil_reset');
@@ -164,13 +170,16 @@ describe('one evm_revert across X, P and C', () => {
 });
 
 describe('evm_setTime', () => {
-  it('reads a time above 1e12 as milliseconds, as anvil does (Ganache compatibility)', async () => {
+  it('reads the time in seconds, as anvil does (api.rs evm_set_time): a time past year 9999 is refused', async () => {
     const { pub } = cClients(node.url);
     const p = new pvm.PVMApi(node.url);
     // After anvil_reset the last block (genesis) is older than the network's clock, which never goes back.
     const [last, clock] = [(await pub.getBlock()).timestamp, BigInt(Date.parse((await p.getTimestamp()).timestamp))];
+    // 2e12 seconds is past what the node's JSON can write; anvil reads it as seconds too, never as milliseconds.
+    expect((await call('evm_setTime', [2_000_000_000_000])).error).toMatchObject({ code: -32602 });
+    expect((await call('anvil_setTime', [2_000_000_000_000])).error).toMatchObject({ code: -32602 });
     const seconds = (last > clock / 1000n ? last : clock / 1000n) + 86_400n;
-    expect((await call('evm_setTime', [Number(seconds * 1000n + 999n)])).error).toBeUndefined();
+    expect((await call('evm_setTime', [Number(seconds)])).error).toBeUndefined();
     await call('evm_mine');
     expect((await pub.getBlock()).timestamp).toBe(seconds);
     expect(Date.parse((await p.getTimestamp()).timestamp) / 1000).toBe(Number(seconds));
@@ -188,14 +197,53 @@ describe('anvil_setNonce with transactions pending', () => {
         await wallet.sendTransaction({ to: TO, value: 8n }),
         await wallet.sendTransaction({ to: TO, value: 9n }),
       ];
+      // EDR answers SetAccountNonceWithPendingTransactions as INTERNAL_ERROR (error.rs).
       expect(await call('hardhat_setNonce', [other, '0x3'])).toMatchObject({
-        error: { code: -32000, message: 'Cannot set account nonce when the transaction pool is not empty' },
+        error: { code: -32603, message: 'Cannot set account nonce when the transaction pool is not empty' },
       });
       expect(await call('anvil_setNonce', [other, '0x3'])).toMatchObject({ result: null });
       expect(await pub.getTransactionCount({ address: other })).toBe(3);
       await test.mine({ blocks: 1 });
       for (const hash of hashes) expect((await pub.getTransactionReceipt({ hash })).status).toBe('success');
       expect(await pub.getTransactionCount({ address: other })).toBe(3);
+    } finally {
+      await test.setAutomine(true);
+    }
+  });
+
+  it("sets the nonce with exactly one transaction pending, the node's first, which is mined after", async () => {
+    // A node of its own: what earlier tests left in the engine's pool would hide the case.
+    const fresh = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
+    try {
+      const url = `${fresh.url}/ext/bc/C/rpc`;
+      const test = createTestClient({ mode: 'anvil', transport: http(url) });
+      const { wallet, pub } = cClients(fresh.url);
+      const other: Hex = '0x00000000000000000000000000000000000a0704';
+      await test.setAutomine(false);
+      const hash = await wallet.sendTransaction({ to: TO, value: 12n });
+      expect(await callRpc(url, 'anvil_setNonce', [other, '0x2'])).toMatchObject({ result: null });
+      expect(await pub.getTransactionCount({ address: other })).toBe(2);
+      await test.mine({ blocks: 1 });
+      expect((await pub.getTransactionReceipt({ hash })).status).toBe('success');
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('sets the nonce once the only pending transaction is dropped, by either name', async () => {
+    const test = createTestClient({ mode: 'anvil', transport: http(rpcUrl()) });
+    const { wallet } = cClients(node.url);
+    await test.setAutomine(false);
+    try {
+      for (const [drop, address] of [
+        ['hardhat_dropTransaction', '0x00000000000000000000000000000000000a0705'],
+        ['anvil_dropTransaction', '0x00000000000000000000000000000000000a0706'],
+      ] as const) {
+        const hash = await wallet.sendTransaction({ to: TO, value: 13n });
+        expect((await call(drop, [hash])).error).toBeUndefined();
+        expect(await call('hardhat_setNonce', [address, '0x3'])).toMatchObject({ result: true });
+        expect(await call('anvil_setNonce', [address, '0x4'])).toMatchObject({ result: null });
+      }
     } finally {
       await test.setAutomine(true);
     }

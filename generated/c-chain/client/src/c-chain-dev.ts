@@ -455,9 +455,9 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    * Set the clock.
    *
    * anvil's `evm_setTime`: sets the network's clock as `evm_setNextBlockTimestamp` does (never back) and
-   * answers the seconds it moved; a time above 1e12 is read as milliseconds, as anvil reads it
-   * (Ganache's). Served by the mock node only, and only while its development controls are on (not with
-   * `--no-dev`).
+   * answers the seconds it moved; the time is in seconds, as anvil reads it (api.rs evm_set_time), and
+   * one past what the node's JSON can write (year 9999) is refused (-32602). Served by the mock node
+   * only, and only while its development controls are on (not with `--no-dev`).
    *
    * JSON-RPC method `evm_setTime` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
@@ -478,9 +478,9 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    * Set the clock.
    *
    * anvil's `evm_setTime`: sets the network's clock as `evm_setNextBlockTimestamp` does (never back) and
-   * answers the seconds it moved; a time above 1e12 is read as milliseconds, as anvil reads it
-   * (Ganache's). Served by the mock node only, and only while its development controls are on (not with
-   * `--no-dev`).
+   * answers the seconds it moved; the time is in seconds, as anvil reads it (api.rs evm_set_time), and
+   * one past what the node's JSON can write (year 9999) is refused (-32602). Served by the mock node
+   * only, and only while its development controls are on (not with `--no-dev`).
    *
    * JSON-RPC method `anvil_setTime` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
@@ -1270,9 +1270,9 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
    *
    * anvil's Metadata: `web3_clientVersion`'s answer, the chain ID, an instance ID (32 random bytes, new
    * after a reset), the C-Chain's latest block, the fork's C-Chain (`--fork-url`) or null, and the
-   * snapshots `evm_snapshot` took that a revert can still use, by ID (decimal), each with the C-Chain
-   * block it was taken at. Served by the mock node only, and only while its development controls are on
-   * (not with `--no-dev`).
+   * snapshots `evm_snapshot` took that a revert can still use, by ID (0x-hex, as alloy writes U256
+   * keys), each with the C-Chain block it was taken at. Served by the mock node only, and only while its
+   * development controls are on (not with `--no-dev`).
    *
    * JSON-RPC method `anvil_metadata` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *

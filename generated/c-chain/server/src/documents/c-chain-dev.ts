@@ -184,9 +184,9 @@ export const cChainDevDocument: OpenrpcDocument = {
       "name": "evm_setTime",
       "summary": "Set the clock.",
       "description": "anvil's `evm_setTime`: sets the network's clock as `evm_setNextBlockTimestamp` does (never " +
-        "back) and answers the seconds it moved; a time above 1e12 is read as milliseconds, as anvil reads it " +
-        "(Ganache's). Served by the mock node only, and only while its development controls are on (not with " +
-        "`--no-dev`).",
+        "back) and answers the seconds it moved; the time is in seconds, as anvil reads it (api.rs evm_set_time), " +
+        "and one past what the node's JSON can write (year 9999) is refused (-32602). Served by the mock node only, " +
+        "and only while its development controls are on (not with `--no-dev`).",
       "params": [{ "$ref": "#/components/contentDescriptors/Timestamp" }],
       "paramStructure": "by-position",
       "result": { "name": "moved", "schema": { "type": "integer", "minimum": 0 } },
@@ -203,9 +203,9 @@ export const cChainDevDocument: OpenrpcDocument = {
       "name": "anvil_setTime",
       "summary": "Set the clock.",
       "description": "anvil's `evm_setTime`: sets the network's clock as `evm_setNextBlockTimestamp` does (never " +
-        "back) and answers the seconds it moved; a time above 1e12 is read as milliseconds, as anvil reads it " +
-        "(Ganache's). Served by the mock node only, and only while its development controls are on (not with " +
-        "`--no-dev`).",
+        "back) and answers the seconds it moved; the time is in seconds, as anvil reads it (api.rs evm_set_time), " +
+        "and one past what the node's JSON can write (year 9999) is refused (-32602). Served by the mock node only, " +
+        "and only while its development controls are on (not with `--no-dev`).",
       "params": [{ "$ref": "#/components/contentDescriptors/Timestamp" }],
       "paramStructure": "by-position",
       "result": { "name": "moved", "schema": { "type": "integer", "minimum": 0 } },
@@ -987,9 +987,9 @@ export const cChainDevDocument: OpenrpcDocument = {
       "summary": "The node's instance and snapshots.",
       "description": "anvil's Metadata: `web3_clientVersion`'s answer, the chain ID, an instance ID (32 random " +
         "bytes, new after a reset), the C-Chain's latest block, the fork's C-Chain (`--fork-url`) or null, and the " +
-        "snapshots `evm_snapshot` took that a revert can still use, by ID (decimal), each with the C-Chain block it " +
-        "was taken at. Served by the mock node only, and only while its development controls are on (not with " +
-        "`--no-dev`).",
+        "snapshots `evm_snapshot` took that a revert can still use, by ID (0x-hex, as alloy writes U256 keys), each " +
+        "with the C-Chain block it was taken at. Served by the mock node only, and only while its development " +
+        "controls are on (not with `--no-dev`).",
       "params": [],
       "paramStructure": "by-position",
       "result": {
@@ -1054,7 +1054,7 @@ export const cChainDevDocument: OpenrpcDocument = {
               "latestBlockHash": "0xabababababababababababababababababababababababababababababababab",
               "forkedNetwork": null,
               "snapshots": {
-                "1": [2, "0xabababababababababababababababababababababababababababababababab"],
+                "0x1": [2, "0xabababababababababababababababababababababababababababababababab"],
               },
             },
           },

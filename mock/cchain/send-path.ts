@@ -1,0 +1,100 @@
+/**
+ * `/ext/bc/C/rpc`'s writes (eth_sendRawTransaction, eth_sendTransaction) past the params check (./rpc.ts): the pool's
+ * refusals before the engine sees them, then the send, an auto-impersonated sender's impersonated for it alone, and
+ * the pool's record of what the engine took (world.cChainPool, which snapshots, reverts and saved states keep).
+ */
+import { ethChecksum } from '../engine/dev.ts';
+import { corethAnswer } from './block-hashes.ts';
+import { transactionBytes } from './blocks.ts';
+import { asImpersonated } from './engine-pool.ts';
+import type { CChain } from './evm.ts';
+import { pricedOf, tipRefusal } from './min-tip.ts';
+import { transactionHash } from './nonce-queue.ts';
+import { transactionSender } from './raw-transaction.ts';
+import { submitRefusal } from './submit-limits.ts';
+
+type Provider = Parameters<Parameters<CChain['run']>[0]>[0];
+
+/**
+ * eth_sendTransaction's `from` (40-hex): a node signs only for its keystore's accounts, which the mock has none of, so
+ * only an address `dev.impersonate` named is sent; any other is accounts.ErrUnknownAccount (internal/ethapi
+ * SendTransaction's AccountManager().Find), the zero address when `from` is absent, as args.from() reads it.
+ */
+export function senderOf(params: unknown): string {
+  const from = fromOf(params);
+  return typeof from === 'string' ? from.slice(2).toLowerCase() : '0'.repeat(40);
+}
+
+const fromOf = (params: unknown) =>
+  ((Array.isArray(params) ? params[0] : undefined) as { from?: unknown } | undefined)?.from;
+
+/** The sender auto-impersonation alone covers, `0x`-prefixed, for whom the engine impersonates for one send. */
+const autoImpersonated = (chain: CChain, method: string, params: unknown) =>
+  method === 'eth_sendTransaction' && !chain.impersonated.has(senderOf(params)) ? `0x${senderOf(params)}` : undefined;
+
+/** The last accepted block's gas limit, which the pool checks a transaction's gas against. */
+const headGasLimit = (chain: CChain) =>
+  chain.run(async (p) => {
+    const head = (await chain.call(p, 'eth_getBlockByNumber', ['latest', false])) as { gasLimit: string };
+    return BigInt(head.gasLimit);
+  });
+
+/** The node's refusal (-32000) of a write before the engine sees it, or undefined. */
+export async function writeRefusal(chain: CChain, method: string, params: unknown): Promise<string | undefined> {
+  const [signed] = Array.isArray(params) ? params : [];
+  if (method === 'eth_sendRawTransaction' && typeof signed === 'string') {
+    const undecoded = submitRefusal(signed);
+    if (undecoded) return undecoded;
+    const priced = pricedOf(signed);
+    if (priced && priced.tip < 1n) return tipRefusal(priced, await headGasLimit(chain));
+  }
+  // A missing `from` is the zero address, in no keystore: unknown account even under auto-impersonation (anvil's
+  // would be its first account).
+  if (autoImpersonated(chain, method, params) && !(chain.autoImpersonate && typeof fromOf(params) === 'string'))
+    return 'unknown account';
+  return undefined;
+}
+
+/** The sender of an eth_sendRawTransaction or eth_sendTransaction call, checksummed. */
+export function senderOfWrite(method: string, params: unknown): string | undefined {
+  const [first] = Array.isArray(params) ? params : [];
+  if (method === 'eth_sendRawTransaction') return typeof first === 'string' ? transactionSender(first) : undefined;
+  return ethChecksum(senderOf(params));
+}
+
+/** A write's `request` (the engine's JSON-RPC text) sent, inside a write op: the engine's answer text. */
+export async function sendWrite(
+  chain: CChain,
+  p: Provider,
+  method: string,
+  params: unknown,
+  request: string,
+): Promise<string> {
+  const [raw] = Array.isArray(params) ? params : [];
+  // The pool's first check (legacypool.add): a tx it holds (the engine would take it for an underpriced replacement).
+  if (
+    method === 'eth_sendRawTransaction' &&
+    typeof raw === 'string' &&
+    chain.world.cChainPool.has(transactionHash(raw))
+  )
+    return '{"error":{"code":-32000,"message":"already known"}}';
+  const { answer: sent, queued } = await asImpersonated(chain, p, autoImpersonated(chain, method, params), () =>
+    chain.sendTransaction(p, request),
+  );
+  const answer = corethAnswer(chain, method, sent);
+  const { result } = JSON.parse(answer) as { result?: unknown };
+  if (typeof result !== 'string') return answer;
+  if (method === 'eth_sendRawTransaction' && typeof raw === 'string') await chain.pooled(p, result, raw, queued);
+  if (method === 'eth_sendTransaction') {
+    // Signed by the engine with an impersonated sender's fake signature, which the replay recognises.
+    const tx = await chain.call(p, 'eth_getTransactionByHash', [result]);
+    if (tx)
+      await chain.pooled(
+        p,
+        result,
+        `0x${Buffer.from(transactionBytes(tx as Parameters<typeof transactionBytes>[0])).toString('hex')}`,
+        queued,
+      );
+  }
+  return answer;
+}
