@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { GoSyntaxError, RawValue, parseFirstValue, parseRequest } from '../../runtime/server/json.ts';
 import { type Shape, decodeParams } from '../../runtime/server/params.ts';
+import { readNodeRequest } from '../../runtime/server/request.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const unknown = (count: number) => Array.from({ length: count }, (_, i) => `"k${i}":${i % 2 ? '[1,{"a":2}]' : 1}`);
@@ -73,6 +74,14 @@ describe('raw params', () => {
     // encoding/json leaves a non-pointer field as it was when the value is null.
     expect(decode('{"alias":"a","alias":null}')).toEqual({ alias: 'a' });
     expect(decode('{"__proto__":{"alias":"p"},"alias":"X"}')).toEqual({ alias: 'X' });
+  });
+
+  it('reads a small request writing a key twice as Go does, not as the native parse of plain requests would', () => {
+    const decode = (params: string) => decodeParams(readNodeRequest(bytes(request(params))).params, ALIAS);
+    expect(decode('{"alias":"a","alias":null}')).toEqual({ alias: 'a' });
+    expect(decode('{"alias":"a","ALIAS":"b","alias":"c"}')).toEqual({ alias: 'c' });
+    expect(decode('{"ALIAS":"b","alias":"c","ALIAS":"d"}')).toEqual({ alias: 'd' });
+    expect(decode('{"alias":"a"}')).toEqual({ alias: 'a' });
   });
 
   it('decodes declared members by their shape and keeps the keys of maps', () => {

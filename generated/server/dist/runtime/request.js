@@ -34,6 +34,8 @@ function fastRequest(body) {
     return undefined;
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  // A key written twice is one member to JSON.parse, where Go's decoder folds each writing into its field in turn.
+  if (membersWritten(text) !== membersOf(value)) return undefined;
   const envelope = value;
   for (const key in envelope)
     if (key !== 'jsonrpc' && key !== 'method' && key !== 'params' && key !== 'id') return undefined;
@@ -77,6 +79,34 @@ function idKey(text, from) {
   for (let at = text.indexOf('id"', from + 1); at >= 0; at = text.indexOf('id"', at + 3))
     if (text.charCodeAt(at - 1) === 34) return at - 1;
   return -1;
+}
+/**
+ * The members the text writes: in JSON without escapes a quote followed by a colon ends a key and nothing else (a
+ * string cannot hold a quote). A key spaced from its colon is not counted, which only hands the text to the Go reader.
+ */
+function membersWritten(text) {
+  let count = 0;
+  for (let at = text.indexOf('":'); at >= 0; at = text.indexOf('":', at + 2)) count++;
+  return count;
+}
+/** The members of every object in `value`, walked from a list: no depth overflows the stack. */
+function membersOf(value) {
+  let count = 0;
+  const pending = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next !== 'object' || next === null) continue;
+    if (Array.isArray(next)) {
+      for (const item of next) if (typeof item === 'object' && item !== null) pending.push(item);
+      continue;
+    }
+    for (const key in next) {
+      count++;
+      const child = next[key];
+      if (typeof child === 'object' && child !== null) pending.push(child);
+    }
+  }
+  return count;
 }
 /** The index of the first character from `at` that is not JSON whitespace. */
 function skipSpace(text, at) {
