@@ -27,13 +27,8 @@ export function payload(n: number, markFile: string): string {
   ].join(' ');
 }
 
-/** Property names that are also names of Object.prototype's members. */
+/** Property names that are also names of Object.prototype's members, as params too (`__proto__` a member like any other). */
 export const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'hasOwnProperty', 'toString'];
-/**
- * The ones that also name params. A `__proto__` param is left out: the server's validators and decoding of such a
- * param are issue 24's item 7, with tests of their own.
- */
-const PARAM_NAMES = PROTOTYPE_NAMES.filter((name) => name !== '__proto__');
 
 /** The hostile document; `fields` lists what each number stands for, for the test's messages. */
 export function hostileDocument(markFile: string): { document: object; fields: string[] } {
@@ -83,7 +78,7 @@ export function hostileDocument(markFile: string): { document: object; fields: s
         tags: [{ name: p('tag name'), description: p('tag description') }],
         paramStructure: 'by-name',
         params: [
-          ...PARAM_NAMES.map((name) => ({ name, schema: { $ref: `#/components/schemas/${name}` } })),
+          ...PROTOTYPE_NAMES.map((name) => ({ name, schema: { $ref: `#/components/schemas/${name}` } })),
           // A pattern of a few strings: the client types this param as their union, by name.
           { name: p('pattern param name'), schema: { type: 'string', pattern: "^(it's|\\*/ x|plain)$" } },
           {
@@ -117,7 +112,7 @@ export function hostileDocument(markFile: string): { document: object; fields: s
             name: p('example name'),
             summary: p('example summary'),
             description: p('example description'),
-            params: [...PARAM_NAMES.map((name) => ({ name, value })), { name: paramName, value }],
+            params: [...PROTOTYPE_NAMES.map((name) => ({ name, value })), { name: paramName, value }],
             result: { name: p('example result name'), value: result },
           },
         ],
