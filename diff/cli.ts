@@ -3,10 +3,14 @@
  * `npm run diff -- --from v1.12.1 --to v1.14.2` (two releases of this spec). Exit code 1 when a change breaks the
  * audience of `--fail-on`, 2 on a usage error.
  */
-import { existsSync, realpathSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { writeFileSync } from 'node:fs';
 import { exitWithUsage, forTerminal, optionalNodeVersion, parseCli } from '../conform/cli-common.ts';
-import { compareVersions, namedReleases, newestSpecVersion } from '../generators/model/versions.ts';
+import {
+  compareVersions,
+  namedReleases,
+  newestSpecVersion,
+  oldestDescribedRelease,
+} from '../generators/model/versions.ts';
 import { type Revision, diffSpecs, hasBreaking } from './compare.ts';
 import { loadRevision } from './load.ts';
 import { jsonReport, textReport } from './report.ts';
@@ -29,9 +33,6 @@ const OPTIONS = {
   json: { type: 'string' },
   'fail-on': { type: 'string' },
 } as const;
-const OLDEST_DESCRIBED = 'v1.9.0';
-const OWN_SPEC = fileURLToPath(new URL('../openrpc', import.meta.url));
-const isOwnSpec = (path: string) => existsSync(path) && realpathSync(path) === realpathSync(OWN_SPEC);
 // The two specs are the arguments that are not flags.
 const positionals: string[] = [];
 const values = parseCli('diff', USAGE, OPTIONS, { positionals });
@@ -49,14 +50,11 @@ try {
     const from = optionalNodeVersion(values.from, fail, '--from') ?? fail('--from needs --to');
     const to = optionalNodeVersion(values.to, fail, '--to') ?? fail('--to needs --from');
     if (positionals.length > 0) fail('give either two specs or --from/--to, not both');
-    const spec = values.spec ?? 'openrpc';
-    const model = loadRevision(spec);
-    const named = namedReleases(model);
+    const model = loadRevision(values.spec ?? 'openrpc');
     // A release past the newest the spec describes would compare as that newest one, and report "no changes".
-    const newest = named.at(-1) ?? newestSpecVersion(model);
-    // Nor does it describe releases before its oldest: this repository's spec from v1.9.0 (a method served since then
-    // carries no `since`: openrpc/README.md), another from the oldest release it names.
-    const oldest = named.length === 0 ? undefined : isOwnSpec(spec) ? OLDEST_DESCRIBED : named[0];
+    const newest = namedReleases(model).at(-1) ?? newestSpecVersion(model);
+    // Nor does it describe releases before its oldest.
+    const oldest = oldestDescribedRelease(model);
     for (const release of [from, to]) {
       if (compareVersions(release, newest) > 0)
         fail(`the spec describes releases up to ${newest}; it says nothing of ${release}`);

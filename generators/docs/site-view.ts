@@ -4,7 +4,7 @@
  */
 import { headerText } from '../emit/header.ts';
 import type { EndpointModel, Json, MethodModel, SpecModel } from '../model/types.ts';
-import { compareVersions, namedReleases } from '../model/versions.ts';
+import { compareVersions, namedReleases, oldestDescribedRelease } from '../model/versions.ts';
 import { type Html, releaseAttrs } from './html.ts';
 import type { MethodLinker } from './markdown.ts';
 import { publishedPath } from '../shared/published.ts';
@@ -146,9 +146,8 @@ function page(
 /** Every release tag the spec names (method, param, field and value ranges, changes), newest first. */
 function releasesOf(model: SpecModel): Array<{ value: string; label: string }> {
   const named = new Set(namedReleases(model));
-  // The releases before the oldest one named: the spec describes them from the start of that line (v1.9.0 on).
-  const oldest = [...named].sort(compareVersions)[0];
-  if (oldest) named.add(oldest.replace(/\.\d+$/, '.0'));
+  const oldest = oldestDescribedRelease(model);
+  if (oldest) named.add(oldest);
   const sorted = [...named].sort(compareVersions).reverse();
   return sorted.map((value, i) => ({
     value,

@@ -26,6 +26,14 @@ export function namedReleases(model: SpecModel): string[] {
   return [...named].sort(compareVersions);
 }
 
+/**
+ * The oldest release the spec describes, or undefined when it names none: the start of the line of the oldest it names
+ * (a method served before that carries no `since`: our spec names v1.9.8 first and describes v1.9.0 on).
+ */
+export function oldestDescribedRelease(model: SpecModel): string | undefined {
+  return namedReleases(model)[0]?.replace(/\.\d+$/, '.0');
+}
+
 /** The releases one endpoint document names in a range or a change (`EndpointModel.releases`), oldest first. */
 export function releasesNamedIn(document: JsonSchema): string[] {
   const named = new Set<string>();
