@@ -81,11 +81,11 @@ function pathsOf(name: EndpointName, chainIDs: Record<string, string>): string[]
 }
 
 /**
- * The C-Chain's paths for `suffix` (`/rpc`, `/ws`): the node aliases the chain's whole route by genesis/aliases.go's
- * names (C, evm, bc/C, bc/evm) besides its ID.
+ * The C-Chain's paths for `suffix` (`/rpc`, `/ws`): the node aliases the chain's whole route, so they are its avax
+ * service's paths (the spec's path, aliases and the chain's ID) with the service's name replaced.
  */
-function cChainPaths(suffix: string, chainID: string): Set<string> {
-  return new Set(['/ext/bc/C', '/ext/C', '/ext/bc/evm', '/ext/evm', `/ext/bc/${chainID}`].map((base) => base + suffix));
+function cChainPaths(suffix: string, chainIDs: Record<string, string>): Set<string> {
+  return new Set(pathsOf('c-avax', chainIDs).map((path) => path.slice(0, path.lastIndexOf('/')) + suffix));
 }
 
 const CHAINS: Partial<Record<EndpointName, string>> = {
@@ -190,7 +190,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
 
   // The C-Chain's EVM API is no endpoint of the spec's: its calls pass to the EVM engine (./cchain/rpc.ts).
   const cRpc = lazyEndpoint('c-chain-rpc', () => state.cChain.load().then((c) => c.rpc));
-  const cRpcPaths = cChainPaths('/rpc', world.chainIDs.C);
+  const cRpcPaths = cChainPaths('/rpc', world.chainIDs);
   // A path read from a request is a new string, which a lookup hashes whole: the last path found is compared first.
   // Only the fixed paths are remembered so; aliases (admin.alias) come and go.
   let lastPath: string | undefined;
@@ -372,7 +372,7 @@ function serveWebSocketsOnUpgrade(server: Server, node: MockNode): () => void {
     Promise.all([node.state.cChain.load(), import('./cchain/ws.ts')]).then(
       ([{ chain }, { serveCChainWebSocket }]) => {
         if (closed) return;
-        close = serveCChainWebSocket(server, chain, cChainPaths('/ws', node.world.chainIDs.C));
+        close = serveCChainWebSocket(server, chain, cChainPaths('/ws', node.world.chainIDs));
         server.emit('upgrade', ...args);
       },
       () => (args[1] as { destroy(): void }).destroy(),
