@@ -4,7 +4,7 @@
  * -32602, -32603), exact param names, batches, and `id: null` is a request (only a missing `id` makes a
  * notification). Handler errors keep the code of an RpcError; other exceptions are -32603 without their message.
  */
-import { GoSyntaxError, parseFirstValue } from './json.js';
+import { GoSyntaxError, parseFirstValue, setMember } from './json.js';
 import { RpcError, invoke, notify, outcomeText } from './rpc.js';
 import { preferExact, violationsOf } from './params.js';
 function isObject(value) {
@@ -113,19 +113,13 @@ export function paramsOf(spec, given) {
   if (given === undefined) return {};
   const out = {};
   if (isObject(given)) {
-    for (const name of spec.params) if (Object.hasOwn(given, name)) put(out, name, given[name]);
+    for (const name of spec.params) if (Object.hasOwn(given, name)) setMember(out, name, given[name]);
     return out;
   }
   if (!Array.isArray(given)) return new ParamsRefusal('type', 'params must be an object or an array');
   if (spec.byName) return new ParamsRefusal('paramStructure', `${spec.name} takes its params by name, as an object`);
   if (given.length > spec.params.length)
     return new ParamsRefusal('maxItems', `${spec.name} takes at most ${spec.params.length} params`);
-  given.forEach((value, i) => put(out, spec.params[i], value));
+  given.forEach((value, i) => setMember(out, spec.params[i], value));
   return out;
-}
-/** A param named `__proto__` is a member like any other, as JSON.parse makes it, never the object's prototype. */
-function put(out, name, value) {
-  if (name === '__proto__')
-    Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
-  else out[name] = value;
 }
