@@ -25,8 +25,6 @@ function loadModelAside(spec: string[] | undefined): Promise<SpecModel> {
 
 /** The validator of the spec given with `--spec` (or the toolkit's), as conform's loadValidator makes it. */
 export async function loadValidatorAside(spec: string[] | undefined): Promise<SpecValidator> {
-  const [model, { SpecValidator }] = await Promise.all([loadModelAside(spec), import('./validate.ts')]);
-  if (!spec || spec.length === 0) return new SpecValidator(model);
-  const { generatedMethodSpecs } = await import('./generated.ts');
-  return new SpecValidator(model, undefined, await generatedMethodSpecs(model));
+  const [model, { validatorOf }] = await Promise.all([loadModelAside(spec), import('./validate.ts')]);
+  return validatorOf(model, !spec || spec.length === 0);
 }

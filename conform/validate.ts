@@ -187,12 +187,16 @@ function toViolations(prefix: string, errors: ValidateFunction['errors'], root: 
  */
 export async function loadValidator(command: string, spec?: string[]): Promise<SpecValidator> {
   try {
-    if (!spec || spec.length === 0) return new SpecValidator(loadSpecModel(TOOLKIT_SPEC));
-    const model = loadSpecModel(spec);
-    return new SpecValidator(model, undefined, await generatedMethodSpecs(model));
+    const toolkit = !spec || spec.length === 0;
+    return await validatorOf(loadSpecModel(toolkit ? TOOLKIT_SPEC : spec), toolkit);
   } catch (error) {
     // A broken spec or a stale generated/server: nothing to check against.
     process.stderr.write(`${command}: ${(error as Error).message}\n`);
     process.exit(2);
   }
+}
+
+/** The validator of a loaded model: the toolkit's spec checks with generated/server's validators, another with its own. */
+export async function validatorOf(model: SpecModel, toolkit: boolean): Promise<SpecValidator> {
+  return toolkit ? new SpecValidator(model) : new SpecValidator(model, undefined, await generatedMethodSpecs(model));
 }
