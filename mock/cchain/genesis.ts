@@ -1,13 +1,15 @@
 /**
- * The C-Chain's genesis as AvalancheGo's genesis files give it (genesis/genesis_<network>.json `cChainGenesis`): the
- * chain ID, the allocations (the ewoq key's 50,000,000 AVAX on `local`; the native-asset call contract at 0x0100… on
- * Fuji and Mainnet), the genesis gas limit and timestamp; plus the mock's funded accounts, which hold on C what they
- * hold on X and P.
+ * The C-Chain's genesis as AvalancheGo's genesis files give it (genesis/genesis_<network>.json `cChainGenesis`, held
+ * verbatim in ../world/genesis-chains.ts): the chain ID, the allocations (the ewoq key's 50,000,000 AVAX on `local`;
+ * the native-asset call contract at 0x0100… on Fuji and Mainnet), the genesis gas limit and timestamp; plus the mock's
+ * funded accounts, which hold on C what they hold on X and P.
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { uncompressedPublicKey } from '../world/signers.ts';
 import { cb58Decode } from '../../generators/formats.ts';
 import { ACCOUNT_FUNDS } from '../world/genesis.ts';
+import { C_CHAIN_GENESIS } from '../world/genesis-chains.ts';
+import type { NetworkName } from '../world/networks.ts';
 import type { World } from '../world/world.ts';
 
 /** nAVAX to wei (coreth's X2CRate). */
@@ -19,13 +21,19 @@ interface Allocation {
   code?: string;
 }
 
-const NATIVE_ASSET_CALL =
-  '0x7300000000000000000000000000000000000000003014608060405260043610603d5760003560e01c80631e010439146042578063b6510bb314606e575b600080fd5b605c60048036036020811015605657600080fd5b503560b1565b60408051918252519081900360200190f35b818015607957600080fd5b5060af60048036036080811015608e57600080fd5b506001600160a01b03813516906020810135906040810135906060013560b6565b005b30cd90565b836001600160a01b031681836108fc8690811502906040516000604051808303818888878c8acf9550505050505015801560f4573d6000803e3d6000fd5b505050505056fea26469706673582212201eebce970fe3f5cb96bf8ac6ba5f5c133fc2908ae3dcd51082cfee8f583429d064736f6c634300060a0033';
+interface GenesisFile {
+  config: { chainId: number };
+  timestamp: string;
+  gasLimit: string;
+  alloc: Record<string, { balance: string; code?: string }>;
+}
 
-const CHAIN_IDS: Record<string, bigint> = { local: 43112n, fuji: 43113n, mainnet: 43114n };
+/** The network's genesis file, `local`'s for a network the mock has none of. */
+const genesisFile = (world: World): GenesisFile =>
+  JSON.parse(C_CHAIN_GENESIS[world.network.name as NetworkName] ?? C_CHAIN_GENESIS.local) as GenesisFile;
 
 /** The C-Chain's EVM chain ID on the world's network. */
-export const cChainIDOf = (world: World): bigint => CHAIN_IDS[world.network.name] ?? 43112n;
+export const cChainIDOf = (world: World): bigint => BigInt(genesisFile(world).config.chainId);
 
 export interface CGenesis {
   chainID: bigint;
@@ -55,17 +63,19 @@ function ethAddressOf(privateKey: string): string {
 }
 
 export function cGenesis(world: World): CGenesis {
-  const name = world.network.name;
-  const alloc: Allocation[] =
-    name === 'local'
-      ? [{ address: '8db97c7cece249c2b98bdc0226cc4c2a57bf52fc', balance: 0x295be96e64066972000000n }]
-      : [{ address: '0100000000000000000000000000000000000000', balance: 0n, code: NATIVE_ASSET_CALL }];
+  const file = genesisFile(world);
+  const alloc: Allocation[] = Object.entries(file.alloc).map(([address, { balance, code }]) => ({
+    address: address.toLowerCase(),
+    balance: BigInt(balance),
+    ...(code ? { code } : {}),
+  }));
   for (const account of world.accounts)
     alloc.push({ address: ethAddressOf(account.privateKey), balance: ACCOUNT_FUNDS * X2C_RATE });
+  const timestamp = BigInt(file.timestamp);
   return {
-    chainID: cChainIDOf(world),
+    chainID: BigInt(file.config.chainId),
     alloc,
-    gasLimit: 0x5f5e100n,
-    timestamp: name === 'local' ? 0x5fcb13d0n : undefined,
+    gasLimit: BigInt(file.gasLimit),
+    timestamp: timestamp > 0n ? timestamp : undefined,
   };
 }
