@@ -4,9 +4,7 @@
  * the native-asset call contract at 0x0100… on Fuji and Mainnet), the genesis gas limit and timestamp; plus the mock's
  * funded accounts, which hold on C what they hold on X and P.
  */
-import { keccak_256 } from '@noble/hashes/sha3.js';
-import { uncompressedPublicKey } from '../world/signers.ts';
-import { cb58Decode } from '../../generators/formats.ts';
+import { fundedAccount } from '../engine/dev.ts';
 import { ACCOUNT_FUNDS } from '../world/genesis.ts';
 import { C_CHAIN_GENESIS } from '../world/genesis-chains.ts';
 import type { NetworkName } from '../world/networks.ts';
@@ -47,21 +45,6 @@ export interface CGenesis {
   timestamp: bigint | undefined;
 }
 
-/** Keys' EVM addresses, process-wide: every node of a test suite funds the same seed's accounts. */
-const ethAddresses = new Map<string, string>();
-
-/** The EVM address (40-hex, lower case) of a `PrivateKey-…` key: keccak-256 of the public key's X and Y, last 20. */
-function ethAddressOf(privateKey: string): string {
-  let address = ethAddresses.get(privateKey);
-  if (address === undefined) {
-    const publicKey = uncompressedPublicKey(cb58Decode(privateKey.slice('PrivateKey-'.length))!);
-    address = Buffer.from(keccak_256(publicKey.subarray(1)).subarray(12)).toString('hex');
-    if (ethAddresses.size >= 100_000) ethAddresses.clear();
-    ethAddresses.set(privateKey, address);
-  }
-  return address;
-}
-
 export function cGenesis(world: World): CGenesis {
   const file = genesisFile(world);
   const alloc: Allocation[] = Object.entries(file.alloc).map(([address, { balance, code }]) => ({
@@ -70,7 +53,10 @@ export function cGenesis(world: World): CGenesis {
     ...(code ? { code } : {}),
   }));
   for (const account of world.accounts)
-    alloc.push({ address: ethAddressOf(account.privateKey), balance: ACCOUNT_FUNDS * X2C_RATE });
+    alloc.push({
+      address: fundedAccount(world, account.privateKey).cAddress.slice(2).toLowerCase(),
+      balance: ACCOUNT_FUNDS * X2C_RATE,
+    });
   const timestamp = BigInt(file.timestamp);
   return {
     chainID: BigInt(file.config.chainId),
