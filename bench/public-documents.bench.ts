@@ -1,7 +1,8 @@
 /**
  * Generation time of the largest public documents the toolkit reads, against @open-rpc/generator in the same run:
- * Starknet's main API (test/fixtures/corpus/starknet, 141 KB) and ethereum/execution-apis' assembled document
- * (openrpc/vendor/execution-apis, 2 MB, 86 methods, OpenRPC 1.4.1, examples that do not match their schemas). Ours:
+ * Starknet's main API (test/fixtures/corpus/starknet, 141 KB), Lotus' full node API (test/fixtures/corpus/lotus-full,
+ * 1.2 MB, every schema inline) and ethereum/execution-apis' assembled document (openrpc/vendor/execution-apis, 2 MB,
+ * 86 methods, OpenRPC 1.4.1, examples that do not match their schemas). Ours:
  * every artifact (client, server, docs, bundled document); the baseline: its TypeScript client and server. A run of
  * the baseline that fails or passes the time limit is reported as such, with its first line of error.
  */
@@ -17,6 +18,7 @@ const ROUNDS = 3;
 const BASELINE_LIMIT_MS = 180_000;
 const DOCUMENTS = [
   { name: 'starknet', file: 'test/fixtures/corpus/starknet/starknet_api_openrpc.json' },
+  { name: 'lotus', file: 'test/fixtures/corpus/lotus-full/full.json' },
   { name: 'execution-apis', file: 'openrpc/vendor/execution-apis/refs-openrpc.json' },
 ];
 

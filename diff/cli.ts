@@ -47,19 +47,23 @@ let newer: Revision;
 let labels: [string, string];
 try {
   if (values.from || values.to) {
-    const from = optionalNodeVersion(values.from, fail, '--from') ?? fail('--from needs --to');
-    const to = optionalNodeVersion(values.to, fail, '--to') ?? fail('--to needs --from');
+    const from = optionalNodeVersion(values.from, fail, '--from') ?? fail('--to needs --from');
+    const to = optionalNodeVersion(values.to, fail, '--to') ?? fail('--from needs --to');
     if (positionals.length > 0) fail('give either two specs or --from/--to, not both');
     const model = loadRevision(values.spec ?? 'openrpc');
     // A release past the newest the spec describes would compare as that newest one, and report "no changes".
     const newest = namedReleases(model).at(-1) ?? newestSpecVersion(model);
     // Nor does it describe releases before its oldest.
     const oldest = oldestDescribedRelease(model);
+    // Between the two, a release it does not name may not exist at all (v1.13.99): comparing it would be a guess.
+    const named = new Set([...namedReleases(model), ...(oldest ? [oldest] : [])]);
     for (const release of [from, to]) {
       if (compareVersions(release, newest) > 0)
         fail(`the spec describes releases up to ${newest}; it says nothing of ${release}`);
       if (oldest && compareVersions(release, oldest) < 0)
         fail(`the spec describes releases from ${oldest}; it says nothing of ${release}`);
+      if (named.size > 0 && !named.has(release))
+        fail(`the spec names no release ${release}; it names ${[...named].sort(compareVersions).join(', ')}`);
     }
     [older, newer, labels] = [{ model, version: from }, { model, version: to }, [from, to]];
   } else {

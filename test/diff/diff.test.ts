@@ -142,6 +142,11 @@ describe('npm run diff', () => {
     const unnamed = await cli('--from', 'v1.12.1', '--to', 'v9.9.9');
     expect(unnamed.code).toBe(2);
     expect(unnamed.stderr).toContain('the spec describes releases up to v1.15.0-fuji; it says nothing of v9.9.9');
+    const missing = await cli('--from', 'v1.13.99', '--to', 'v1.14.2');
+    expect([missing.code, missing.stdout]).toEqual([2, '']);
+    expect(missing.stderr).toMatch(/^diff: the spec names no release v1\.13\.99; it names v1\.9\.0, .*v1\.14\.2/);
+    expect((await cli('--to', 'v1.14.2')).stderr).toContain('--to needs --from');
+    expect((await cli('--from', 'v1.14.2')).stderr).toContain('--from needs --to');
   });
 
   it('exits 0 on a change that breaks no one, and names the flag of a malformed or undescribed release', async () => {
