@@ -8,6 +8,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROOT, type RunningCli, runCli, startCli } from './support/cli.ts';
+import { send } from './support/rpc.ts';
 
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
 /** The first fenced block in `lang` ('' for none) that follows `after` in `text`. */
@@ -50,8 +51,8 @@ it("answers step 2's curl", async () => {
   const curl = blockAfter(readme, '**2. Ask it something**', 'sh');
   const body = /-d '([^']+)'/.exec(curl)![1]!;
   const path = /http:\/\/127\.0\.0\.1:9650(\S+)/.exec(curl)![1]!;
-  const response = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-  expect(await response.json()).toEqual({ jsonrpc: '2.0', result: { height: '1' }, id: 1 });
+  const response = await send(url + path, { body });
+  expect(JSON.parse(response.text)).toEqual({ jsonrpc: '2.0', result: { height: '1' }, id: 1 });
 });
 
 it("issues step 3's signed transaction with send.mjs", async () => {

@@ -11,6 +11,7 @@ import WebSocket from 'ws';
 import { headerHash } from '../../mock/cchain/blocks.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { startMockNode as startPackagedNode } from '../../mock/package/index.ts';
+import { callRpc } from '../support/rpc.ts';
 import { ABI, BYTECODE, cClients } from './c-clients.ts';
 
 let node: RunningMockNode | undefined;
@@ -22,14 +23,9 @@ afterEach(async () => {
 type Fields = Record<string, Hex | undefined>;
 
 async function rpc<T = Fields>(url: string, method: string, params: unknown[]): Promise<T> {
-  const response = await fetch(`${url}/ext/bc/C/rpc`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(body.error.message);
-  return body.result as T;
+  const { result, error } = await callRpc<T>(`${url}/ext/bc/C/rpc`, method, params);
+  if (error) throw new Error(error.message);
+  return result as T;
 }
 
 const keccak = (bytes: Hex): Hex => `0x${Buffer.from(keccak_256(Buffer.from(bytes.slice(2), 'hex'))).toString('hex')}`;

@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { callRpc } from '../support/rpc.ts';
 
@@ -82,6 +82,13 @@ const secondEngines = () =>
     .split('\n')
     .filter((line) => line.includes(' -e '))
     .map((line) => Number(line.trim().split(' ')[0]));
+/** Until the hostile call's child runs (or a clear failure after 20 s, well within each test's minute). */
+const aSecondEngineRuns = () =>
+  vi.waitFor(() => expect(secondEngines(), 'a second engine running').not.toHaveLength(0), {
+    timeout: 20_000,
+    interval: 20,
+  });
+
 /** The folders of this process's runs on a second engine (mock/cchain/detached-call.ts). */
 const runFolders = () => readdirSync(tmpdir()).filter((name) => name.startsWith(`avalanche-mock-call-${process.pid}-`));
 
@@ -92,7 +99,7 @@ describe('while a hostile call runs on the second engine', () => {
     const noted = <T>(name: string, promise: Promise<T>) => promise.finally(() => order.push(name));
     const hostile = noted('hostile', within(c('eth_call', [{ to: hostileAt }, 'latest']), 25_000));
     // Asked once the hostile call's child runs, so that they arrive after it.
-    while (secondEngines().length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    await aSecondEngineRuns();
     const height = noted('eth_blockNumber', c('eth_blockNumber', []));
     const normal = noted('eth_call', c('eth_call', [{ to: hostileAt, gas: '0x5208' }, 'latest']));
     expect(await height).toMatchObject({ result: expect.stringMatching(/^0x/) });
@@ -119,7 +126,7 @@ describe('a state edit while a call runs on the second engine', () => {
   it('is never read by the run: the call fails or times out instead', { timeout: 60_000 }, async () => {
     const address = await deploy(LATE_READ);
     const late = within(c('eth_call', [{ to: address }, 'latest']), 25_000);
-    while (secondEngines().length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    await aSecondEngineRuns();
     expect((await c('hardhat_setBalance', [`0x${'c0ffee'.padStart(40, '0')}`, '0x77'])).error).toBeUndefined();
     const answer = (await late) as { error?: { message: string } };
     expect(answer.error?.message).toMatch(/^(execution aborted \(timeout = 5s\)|the C-Chain state changed .*)$/);
@@ -144,7 +151,7 @@ describe('an override made in the engine while a second engine runs', () => {
     const edited = `0x${'e0'.repeat(20)}`;
     const to = await deploy(GAS_LOOP);
     const hostile = within(run(to, edited), 25_000);
-    while (secondEngines().length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    await aSecondEngineRuns();
     const balance = await within(c('eth_getBalance', [edited, 'latest']), 25_000);
     expect(balance).toMatchObject({ result: '0x0' });
     expect(await hostile).toMatchObject({ error: { code: -32000 } });
@@ -159,11 +166,14 @@ describe('closing the node', () => {
     expect((await rpc('hardhat_setCode', [address, GAS_LOOP])).error).toBeUndefined();
     const before = new Set(secondEngines());
     const hostile = rpc('eth_call', [{ to: address }, 'latest']).catch((error: unknown) => error);
-    let running: number[] = [];
-    while (running.length === 0) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      running = secondEngines().filter((pid) => !before.has(pid));
-    }
+    const running = await vi.waitFor(
+      () => {
+        const started = secondEngines().filter((pid) => !before.has(pid));
+        if (started.length === 0) throw new Error('no second engine started within 20 s');
+        return started;
+      },
+      { timeout: 20_000, interval: 20 },
+    );
     await other.close();
     for (const pid of running) expect(() => process.kill(pid, 0)).toThrow();
     expect(runFolders()).toEqual([]);

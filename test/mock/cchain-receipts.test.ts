@@ -16,17 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => node?.close());
 
-async function raw(
-  params: unknown,
-  url = node.url,
-): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
-  const response = await fetch(`${url}/ext/bc/C/rpc`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockReceipts', params }),
-  });
-  return response.json();
-}
+const raw = (params: unknown, url = node.url) => callRpc(`${url}/ext/bc/C/rpc`, 'eth_getBlockReceipts', params);
 
 describe('eth_getBlockReceipts', () => {
   it("answers a block's receipts as eth_getTransactionReceipt does, in order", async () => {

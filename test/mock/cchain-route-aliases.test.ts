@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
-import { callRpc } from '../support/rpc.ts';
+import { callRpc, send } from '../support/rpc.ts';
 
 let node: RunningMockNode;
 beforeAll(async () => {
@@ -40,7 +40,7 @@ describe("the C-Chain's route aliases", () => {
   });
 
   it('leaves other names unserved', async () => {
-    const response = await fetch(`${node.url}/ext/bc/eth/rpc`, { method: 'POST', body: '{}' });
+    const response = await send(`${node.url}/ext/bc/eth/rpc`, { body: '{}' });
     expect(response.status).toBe(404);
   });
 });

@@ -14,6 +14,7 @@ import { buildModel } from '../../generators/model/build.ts';
 import type { SpecModel } from '../../generators/model/types.ts';
 import { cachedModel, importClosure, readModelFile, writeModelFile } from '../../mock/model-cache.ts';
 import { ROOT, cliArgs, startCli } from '../support/cli.ts';
+import { rpc, send } from '../support/rpc.ts';
 
 let dir: string;
 let documentFile: string;
@@ -142,11 +143,7 @@ describe('the caches npm run generate leaves', () => {
     const mock = startCli('mock/cli.ts', ['--port', '0', '--quiet'], { env });
     try {
       const [, url] = await mock.stdout.until(/listening on (http:\/\/\S+)/, 60_000);
-      const answer = await fetch(`${url}/ext/bc/X`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{"jsonrpc":"2.0","id":1,"method":"avm.getHeight","params":{}}',
-      });
+      const answer = await send(`${url}/ext/bc/X`, { body: rpc('avm.getHeight', {}) });
       expect(answer.status).toBe(200);
     } finally {
       await mock.stop();
