@@ -9,7 +9,7 @@ import { commentLines } from '../shared/comments.ts';
 import { MAX_SHOWN_EXAMPLE, largerThan } from '../shared/example-size.ts';
 import { IDENTIFIER, commentText, markdownCode, markdownText } from '../shared/escape.ts';
 import { clientConstruction, clientSetup, clientSnippet } from '../shared/snippets.ts';
-import { type ReadmeFacts, readmeFacts } from './readme.ts';
+import { type ReadmeFacts, readmeFacts, tableSummary } from './readme.ts';
 import { methodComment } from './docs.ts';
 import { overloads } from './narrow.ts';
 import { WIDTH, callText, unionMember } from '../shared/lines.ts';
@@ -167,7 +167,7 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
       wireComment: commentText(method.name),
       wireLiteral: literal(method.name),
       wireMarkdown: markdownCode(method.name),
-      summaryMarkdown: markdownText(method.summary),
+      summaryMarkdown: markdownText(tableSummary(method.summary)),
       deprecated: method.deprecated,
       declarations:
         signatures.length > 1
