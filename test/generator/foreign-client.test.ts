@@ -165,6 +165,12 @@ describe('a client generated from a public document', () => {
     expect(ledger).toContain("ledgerBalance: 'AccountLocked' | 'UnknownAccount';");
   });
 
+  it('says in its README table the first sentence of a summary that is a paragraph', () => {
+    expect(text('execution-apis', 'README.md')).toContain(
+      '| `ethSendRawTransaction()` | `eth_sendRawTransaction` | Submits a raw transaction. |\n',
+    );
+  });
+
   it('says what an error’s data is in its JSDoc, not a schema’s JSON', () => {
     const starknet = text('starknet', 'src/starknet_api_openrpc.ts');
     expect(starknet).toContain('@throws {@link JsonRpcError} 40: Contract error (data: More data about the execution');
