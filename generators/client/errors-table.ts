@@ -31,13 +31,22 @@ export function errorsTable(endpoint: EndpointModel): ErrorsTableView {
         keys.set(identity, key);
         documented.push(`  ${key}: ${entry(key, error.code, source)}`);
       }
-      return `${error.name}: DOCUMENTED_ERRORS.${key}`;
+      return [error.name, `DOCUMENTED_ERRORS.${key}`] as const;
     });
-    const line = entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`;
+    const line = entries.length === 0 ? '{}' : `{ ${entries.map(([name, value]) => `${name}: ${value}`).join(', ')} }`;
     const fits = `  ${method.shortName}: ${line},`.length <= WIDTH;
-    byMethod.set(method.shortName, fits ? line : `{\n${entries.map((e) => `    ${e},\n`).join('')}  }`);
+    byMethod.set(
+      method.shortName,
+      fits ? line : `{\n${entries.map(([name, value]) => entryLine(name, value)).join('')}  }`,
+    );
   }
   return { documented, byMethod };
+}
+
+/** One error of a method's table, its value on a line of its own where the two would pass WIDTH (long spec names). */
+function entryLine(name: string, value: string): string {
+  const line = `    ${name}: ${value},\n`;
+  return line.length - 1 <= WIDTH ? line : `    ${name}:\n      ${value},\n`;
 }
 
 /**

@@ -56,6 +56,7 @@ function errorsExample(model: SpecModel, endpoint: EndpointModel): string | unde
     const args = method.params.length > 0 && example ? literal(example.params, '  ') : '';
     const first = literal(method.errors[0]!.name);
     const last = literal(method.errors.at(-1)!.name);
+    // Each check's comment on a line of its own, so a long spec name does not take the line past 120 columns.
     return [
       `import { JsonRpcError, ${clientClassName(endpoint.typeName)} } from '${model.packageNames.client}';`,
       '',
@@ -63,10 +64,24 @@ function errorsExample(model: SpecModel, endpoint: EndpointModel): string | unde
       'try {',
       `  await client.${method.shortName}(${args});`,
       '} catch (error) {',
-      `  if (client.failed(error, ${literal(method.shortName)}, ${first})) { /* checked at compile time per method */ }`,
-      `  if (error instanceof JsonRpcError && error.is(${last})) { /* the same, checked at run time */ }`,
+      `  if (client.failed(error, ${literal(method.shortName)}, ${first})) {`,
+      '    // checked at compile time: a name the method does not document does not compile',
+      '  }',
+      `  if (error instanceof JsonRpcError && error.is(${last})) {`,
+      '    // the same, checked at run time',
+      '  }',
       '}',
     ].join('\n');
   }
   return undefined;
+}
+
+/**
+ * A method's summary as its row of the README's table says it: the first sentence (execution-apis writes whole
+ * paragraphs as summaries, which a table cell cannot wrap), whitespace made one space.
+ */
+export function tableSummary(summary: string): string {
+  const text = summary.replace(/\s+/g, ' ').trim();
+  const end = /[.!?](?= [A-Z])/.exec(text);
+  return end ? text.slice(0, end.index + 1) : text;
 }

@@ -2,21 +2,25 @@
 import { headerText } from '../emit/header.ts';
 import { jsLiteral as literal } from '../emit/literal.ts';
 import { type PackageFacts, installPath, packageFacts } from '../emit/package.ts';
-import { clientClassName, clientErrorsName, clientOptionsName } from '../model/names.ts';
+import { clientClassName, clientErrorClassName, clientErrorsName, clientOptionsName } from '../model/names.ts';
 import { sensitiveKeys } from '../model/sensitive.ts';
 import type { EndpointModel, Json, MethodModel, SpecModel } from '../model/types.ts';
 import { commentLines } from '../shared/comments.ts';
 import { MAX_SHOWN_EXAMPLE, largerThan } from '../shared/example-size.ts';
 import { IDENTIFIER, commentText, markdownCode, markdownText } from '../shared/escape.ts';
 import { clientConstruction, clientSetup, clientSnippet } from '../shared/snippets.ts';
-import { type ReadmeFacts, readmeFacts } from './readme.ts';
+import { type ReadmeFacts, readmeFacts, tableSummary } from './readme.ts';
 import { methodComment } from './docs.ts';
 import { overloads } from './narrow.ts';
-import { callText, unionMember } from '../shared/lines.ts';
+import { WIDTH, callText, unionMember } from '../shared/lines.ts';
 import { errorsTable } from './errors-table.ts';
 import { type Namespace, namespacesOf } from '../shared/namespaces.ts';
 
 export interface PackageView extends PackageFacts {
+  /** The name the package exports the runtime's base error class by (names.ts `clientErrorClassName`). */
+  errorClass: string;
+  /** Its entry in the index's export list: `RpcError`, or `RpcError as <errorClass>`. */
+  errorClassExport: string;
   /** A short usage example for the README, from the spec's own examples. */
   example: string;
   /** What else the README says that depends on the spec (readme.ts). */
@@ -30,6 +34,8 @@ export interface EndpointView {
   module: string;
   className: string;
   optionsName: string;
+  /** The package index's export of the client, its errors and options types, over several lines where one is too wide. */
+  indexExport: string;
   docLines: string[];
   /** For the README: the title, the constructor call and the URL it sends to. */
   titleMarkdown: string;
@@ -79,6 +85,7 @@ export interface MethodView {
 }
 
 export function packageView(model: SpecModel, out: string): PackageView {
+  const errorClass = clientErrorClassName(model.packageNames.client);
   return {
     ...packageFacts(
       model,
@@ -86,6 +93,8 @@ export function packageView(model: SpecModel, out: string): PackageView {
       `Typed JSON-RPC clients for ${model.endpoints.map((e) => e.title || e.name).join('; ')}.`,
       installPath(out, 'client'),
     ),
+    errorClass,
+    errorClassExport: errorClass === 'RpcError' ? errorClass : `RpcError as ${errorClass}`,
     example: usageExample(model),
     readme: readmeFacts(model, largestEndpoint(model)),
     endpoints: model.endpoints.map((endpoint) => endpointView(model, endpoint)),
@@ -158,7 +167,7 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
       wireComment: commentText(method.name),
       wireLiteral: literal(method.name),
       wireMarkdown: markdownCode(method.name),
-      summaryMarkdown: markdownText(method.summary),
+      summaryMarkdown: markdownText(tableSummary(method.summary)),
       deprecated: method.deprecated,
       declarations:
         signatures.length > 1
@@ -204,11 +213,14 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
       errorTable: errors.byMethod.get(method.shortName)!,
     };
   });
+  const optionsName = clientOptionsName(endpoint.typeName);
+  const errorsName = clientErrorsName(endpoint.typeName);
   return {
     header: headerText([endpoint.file]),
     module: endpoint.name,
     className,
-    optionsName: clientOptionsName(endpoint.typeName),
+    optionsName,
+    indexExport: exportText([className, `type ${errorsName}`, `type ${optionsName}`], `./${endpoint.name}.js`),
     titleMarkdown: markdownText(endpoint.title),
     constructionMarkdown: markdownCode(clientConstruction(endpoint)),
     urlMarkdown: markdownCode(endpoint.urlTemplate),
@@ -226,7 +238,7 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
       ]),
     })),
     typeImports: [...typeNames].sort(),
-    errorsName: clientErrorsName(endpoint.typeName),
+    errorsName,
     documentedErrors: errors.documented,
     methods,
     namespaces: namespacesOf(endpoint),
@@ -257,6 +269,14 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
       ';',
     ),
   };
+}
+
+/** `export { a, b } from 'module';`, or its names one a line where one line would pass WIDTH. */
+function exportText(names: string[], module: string): string {
+  const line = `export { ${names.join(', ')} } from ${literal(module)};`;
+  return line.length <= WIDTH
+    ? line
+    : `export {\n${names.map((name) => `  ${name},\n`).join('')}} from ${literal(module)};`;
 }
 
 /**

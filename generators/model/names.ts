@@ -112,6 +112,19 @@ export function clientOptionsName(endpointTypeName: string): string {
   return `${endpointTypeName}ClientOptions`;
 }
 
+/** The name this project's own client packages (`@avalanche-openrpc/...`) give the runtime's `RpcError`. */
+const PROJECT_ERROR_CLASS = 'AvalancheRpcError';
+
+/**
+ * The name a client package exports the runtime's base error class by: `RpcError`, named like the rest of the
+ * runtime (`JsonRpcError`, `TimeoutError`) and after nothing but JSON-RPC, so a package generated from another
+ * project's document names nothing of ours. This project's own packages export the same class as `AvalancheRpcError`,
+ * the name their users have always imported.
+ */
+export function clientErrorClassName(clientPackageName: string): string {
+  return clientPackageName.startsWith('@avalanche-openrpc/') ? PROJECT_ERROR_CLASS : 'RpcError';
+}
+
 /** The type naming each client method's documented errors, e.g. `PChainClientErrors`. */
 export function clientErrorsName(endpointTypeName: string): string {
   return `${endpointTypeName}ClientErrors`;
@@ -242,6 +255,7 @@ export const RESERVED_TYPE_NAMES: Record<string, string> = Object.fromEntries([
     .flatMap((line) => line.split(' '))
     .map((name) => [name, `the global TypeScript type ${name}`]),
   ...runtimeExports('client').map((name) => [name, `the client runtime's export ${name}`]),
+  [PROJECT_ERROR_CLASS, `the client package's export ${PROJECT_ERROR_CLASS}`],
   ...runtimeExports('server').map((name) => [name, `the server runtime's export ${name}`]),
   ...['INVALID_ARGUMENT', 'ENDPOINTS'].map((name) => [name, `the server package's export ${name}`]),
 ]);

@@ -1,35 +1,38 @@
-/** How a call fails: one class per cause, all extending AvalancheRpcError, each keeping what explains the failure. */
+/**
+ * How a call fails: one class per cause, all extending RpcError, each keeping what explains the failure. A package
+ * may export RpcError under a name of its own (names.ts `clientErrorClassName`); the class is this one.
+ */
 
 /** Every failure of a call: the method and URL are always known. */
-export class AvalancheRpcError extends Error {
-  /** The JSON-RPC method, e.g. `platform.getHeight`. */
+export class RpcError extends Error {
+  /** The JSON-RPC method, as sent on the wire. */
   readonly method: string;
   /** The endpoint URL the call was sent to. */
   readonly url: string;
 
   constructor(message: string, method: string, url: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = 'AvalancheRpcError';
+    this.name = 'RpcError';
     this.method = method;
     this.url = url;
   }
 }
 
 /**
- * A method's documented errors by their spec names: the code and the node's message as a pattern (the parts that
+ * A method's documented errors by their spec names: the code and the server's message as a pattern (the parts that
  * vary between calls, such as IDs, names and numbers, are wildcards).
  */
 export type DocumentedErrors = { readonly [name: string]: readonly [code: number, message: RegExp] };
 
 /**
- * The node answered with a JSON-RPC error object. `message` is the node's own text; `documented` names the error
- * of the method's spec it is, so `error.is('KeystoreUserAlreadyExists')` tells it from the others without reading
- * the text.
+ * The server answered with a JSON-RPC error object. `message` is the server's own text; `documented` names the error
+ * of the method's spec it is, so `error.is(name)`, with a name the spec gives the error, tells it from the others
+ * without reading the text.
  */
-export class JsonRpcError<Name extends string = string> extends AvalancheRpcError {
-  /** The JSON-RPC error code, e.g. -32000 for every error of the node's handlers. */
+export class JsonRpcError<Name extends string = string> extends RpcError {
+  /** The JSON-RPC error code, e.g. -32602 for invalid params. */
   readonly code: number;
-  /** The `data` member of the error object (null when the node sends none). */
+  /** The `data` member of the error object (null when the server sends none). */
   readonly data: unknown;
   /**
    * The spec's name of this error among the method's documented ones; undefined for an error the spec does not list.
@@ -63,7 +66,7 @@ export class JsonRpcError<Name extends string = string> extends AvalancheRpcErro
  * The endpoint answered with an HTTP status other than 200 (415 for a wrong Content-Type, 503 while bootstrapping,
  * ...).
  */
-export class HttpStatusError extends AvalancheRpcError {
+export class HttpStatusError extends RpcError {
   readonly status: number;
   /** The start of the response body, at most 200 characters. */
   readonly body: string;
@@ -77,7 +80,7 @@ export class HttpStatusError extends AvalancheRpcError {
 }
 
 /** The answer is not the JSON-RPC response to this call: not JSON, not a response object, or another call's id. */
-export class InvalidResponseError extends AvalancheRpcError {
+export class InvalidResponseError extends RpcError {
   /** The start of the response body, at most 200 characters. */
   readonly body: string;
 
@@ -89,7 +92,7 @@ export class InvalidResponseError extends AvalancheRpcError {
 }
 
 /** No complete answer within the timeout. */
-export class TimeoutError extends AvalancheRpcError {
+export class TimeoutError extends RpcError {
   readonly timeoutMs: number;
 
   constructor(method: string, url: string, timeoutMs: number) {
@@ -103,7 +106,7 @@ export class TimeoutError extends AvalancheRpcError {
  * The client's `nodeVersion` does not serve the method: nothing was sent. `since` is the first release that serves it,
  * `removedIn` the first that no longer does (either may be absent).
  */
-export class NotServedError extends AvalancheRpcError {
+export class NotServedError extends RpcError {
   readonly nodeVersion: string;
   readonly since: string | undefined;
   readonly removedIn: string | undefined;
@@ -120,7 +123,7 @@ export class NotServedError extends AvalancheRpcError {
         : range.removedIn
           ? `removed in ${range.removedIn}`
           : `last served by ${range.lastVersion}`;
-    super(`${method}: not served by AvalancheGo ${nodeVersion} (${why}); nothing was sent`, method, url);
+    super(`${method}: not served by ${nodeVersion} (${why}); nothing was sent`, method, url);
     this.name = 'NotServedError';
     this.nodeVersion = nodeVersion;
     this.since = range.since;
@@ -142,9 +145,10 @@ export function compare(a: string, b: string): number {
 }
 
 /**
- * The request did not reach the node or the answer was cut off (connection refused, DNS, TLS, reset); `cause` says why.
+ * The request did not reach the server or the answer was cut off (connection refused, DNS, TLS, reset); `cause` says
+ * why.
  */
-export class NetworkError extends AvalancheRpcError {
+export class NetworkError extends RpcError {
   constructor(method: string, url: string, cause: unknown) {
     super(`${method}: request to ${url} failed: ${describe(cause)}`, method, url, { cause });
     this.name = 'NetworkError';

@@ -95,7 +95,7 @@ describe('requests', () => {
       removedIn: undefined,
     });
     expect((added as Error).message).toBe(
-      'platform.getL1Validator: not served by AvalancheGo v1.11.12 (added in v1.11.13); nothing was sent',
+      'platform.getL1Validator: not served by v1.11.12 (added in v1.11.13); nothing was sent',
     );
     const removed = await new KeystoreClient({ baseUrl: node.url, nodeVersion: 'v1.12.2' })
       .listUsers()

@@ -162,7 +162,15 @@ describe('names', () => {
       const exported = [...readFileSync(index, 'utf8').matchAll(/^export (?:type )?\{([^}]*)\}/gm)].flatMap((m) =>
         m[1]!
           .split(',')
-          .map((name) => name.trim().replace(/^type /, ''))
+          // `RpcError as AvalancheRpcError` exports the name after `as`.
+          .map(
+            (name) =>
+              name
+                .trim()
+                .replace(/^type /, '')
+                .split(/\s+as\s+/)
+                .pop()!,
+          )
           .filter(Boolean),
       );
       expect(exported.length, index).toBeGreaterThan(0);

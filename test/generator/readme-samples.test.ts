@@ -96,10 +96,9 @@ describe('the generated packages’ READMEs', () => {
 
   it('say nothing of AvalancheGo, Go or the node for a foreign spec', () => {
     for (const { folder, readme } of packages.filter((p) => p.foreign)) {
-      // AvalancheRpcError is the client runtime's class, exported under that name for every spec, and
-      // avalanche-openrpc the toolkit that generated the package.
+      // avalanche-openrpc is the toolkit that generated the package; the error class is the runtime's RpcError.
       const wording = readme
-        .replace(/AvalancheRpcError|avalanche-openrpc/g, '')
+        .replace(/avalanche-openrpc/g, '')
         .match(
           /Avalanche|\bGo\b|Go's|gorilla|\bthe node\b|\bnode's\b|\ba node\b|keystore|9650|npm run generate|mock node/i,
         );

@@ -15,7 +15,7 @@ export interface FetchResponseLike {
   text(): Promise<string>;
 }
 export interface ClientOptions {
-  /** Scheme, host and port of the node's HTTP API, e.g. `https://api.avax.network`. Default: the spec's server. */
+  /** Scheme, host and port of the server, e.g. `https://rpc.example.com`. Default: the spec's server. */
   baseUrl?: string | undefined;
   /** The fetch to send requests with. Default: the global `fetch`. */
   fetch?: FetchLike | undefined;
@@ -27,7 +27,7 @@ export interface ClientOptions {
    */
   timeoutMs?: number | undefined;
   /**
-   * The AvalancheGo release of the node, e.g. `v1.12.1`: a method that release does not serve fails with a
+   * The server's release, e.g. `v1.12.1`: a method the spec says that release does not serve fails with a
    * {@link NotServedError} before anything is sent. Default: none, every method is sent.
    */
   nodeVersion?: string | undefined;
@@ -45,7 +45,7 @@ export interface Pagination {
   /** The param that takes where to continue, and the result field that returns it. */
   cursorParam: string;
   cursorField: string;
-  /** The param that sets the page size, and the largest page the node sends (also when the param is omitted). */
+  /** The param that sets the page size, and the largest page the server sends (also when the param is omitted). */
   pageSizeParam: string;
   maxPageSize: number;
   /** The result field that holds the page's items. */
@@ -59,7 +59,7 @@ export declare class JsonRpcClient<Errors extends { [method: string]: string } =
   #private;
   /** The endpoint URL every call of this client is sent to, but a method's with a server of its own. */
   readonly url: string;
-  /** Each client method's JSON-RPC method, e.g. `getTx: 'platform.getTx'` (set by the generated client). */
+  /** Each client method's JSON-RPC method, e.g. `getBalance: 'eth_getBalance'` (set by the generated client). */
   protected readonly wireNames: { readonly [method: string]: string };
   /**
    * The base URL and path of each JSON-RPC method that has a server of its own (OpenRPC `servers`), e.g.
@@ -76,7 +76,7 @@ export declare class JsonRpcClient<Errors extends { [method: string]: string } =
    * @param defaultBaseUrl - Scheme, host and port, when `options.baseUrl` is not given; `{name}` parts are replaced by
    *   `values[name]` (`http://{host}:{port}`).
    * @param path - The endpoint's path; `{name}` parts are replaced by `values[name]`, URL-encoded.
-   * @param sensitiveKeys - Keys whose values (passwords, exported users) error excerpts show as "<redacted>".
+   * @param sensitiveKeys - Keys whose values (passwords, private keys) error excerpts show as "<redacted>".
    */
   constructor(
     options: ClientOptions,
@@ -99,8 +99,7 @@ export declare class JsonRpcClient<Errors extends { [method: string]: string } =
   call(method: string, params?: object, options?: CallOptions): Promise<unknown>;
   /**
    * Whether `error` is the documented error `name` of this client's method `method`, e.g.
-   * `keystore.failed(error, 'createUser', 'KeystoreUserAlreadyExists')`; a name the method does not document does not
-   * compile.
+   * `client.failed(error, 'getBlock', 'BlockNotFound')`; a name the method does not document does not compile.
    */
   failed<Method extends keyof Errors & string>(
     error: unknown,
@@ -110,8 +109,8 @@ export declare class JsonRpcClient<Errors extends { [method: string]: string } =
   /**
    * Every item of a paginated method (the spec's `x-pagination`), page after page: each page continues where the last
    * one ended (its `cursorField` sent back as `cursorParam`); a page shorter than the page size is the last. Pages may
-   * repeat an item (the node restarts a listing at the cursor's address), so an item already given is skipped: equal
-   * items are equal bytes, and one UTXO ID always has the same bytes.
+   * repeat an item (a server may restart a listing at the cursor's item), so an item already given is skipped: equal
+   * items are equal JSON.
    */
   protected paginate<Item>(
     method: string,
@@ -121,7 +120,7 @@ export declare class JsonRpcClient<Errors extends { [method: string]: string } =
     paging: Pagination,
   ): AsyncGenerator<Item, void, undefined>;
   /**
-   * Sends one call and returns its `result`; every failure rejects with an `AvalancheRpcError` (errors.ts) or the abort
+   * Sends one call and returns its `result`; every failure rejects with an `RpcError` (errors.ts) or the abort
    * reason. A JSON-RPC error is named from `errors`, the method's documented ones.
    */
   protected request<Result>(

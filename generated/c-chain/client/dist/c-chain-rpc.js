@@ -278,9 +278,7 @@ export class CChainRpcClient extends JsonRpcClient {
    * @param params - The params, sent by position ({@link EthCallParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthCallResult}).
-   * @throws {@link JsonRpcError} 3: execution reverted (data:
-   *         `{"$ref":"../vendor/execution-apis/refs-openrpc.json#/components/schemas/bytes","title":"raw
-   *         EVM revert data"}`)
+   * @throws {@link JsonRpcError} 3: execution reverted (data: raw EVM revert data)
    * @throws {@link JsonRpcError} -32000: err: insufficient funds for gas * price + value: address
    *         0x0000000000000000000000000000000000000000 have 0 want 1 (supplied gas 50000000)
    */
@@ -339,9 +337,7 @@ export class CChainRpcClient extends JsonRpcClient {
    * @param params - The params, sent by position ({@link EthEstimateGasParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthEstimateGasResult}).
-   * @throws {@link JsonRpcError} 3: execution reverted (data:
-   *         `{"$ref":"../vendor/execution-apis/refs-openrpc.json#/components/schemas/bytes","title":"raw
-   *         EVM revert data"}`)
+   * @throws {@link JsonRpcError} 3: execution reverted (data: raw EVM revert data)
    * @throws {@link JsonRpcError} -32000: insufficient funds for gas * price + value: address
    *         0xFe3B557E8Fb62b89F4916B721be55cEb828dBd73 have 0 want 1
    * @throws {@link JsonRpcError} -32000: insufficient funds for transfer
@@ -1079,8 +1075,8 @@ export class CChainRpcClient extends JsonRpcClient {
    * @param params - The params, sent by position ({@link EthGetRawTransactionByHashParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link EthGetRawTransactionByHashResult}).
-   * @throws {@link JsonRpcError} -32000: transaction indexing is in progress (data:
-   *         `{"type":"string","const":"transaction indexing is in progress"}`)
+   * @throws {@link JsonRpcError} -32000: transaction indexing is in progress (data: `"transaction
+   *         indexing is in progress"`)
    */
   ethGetRawTransactionByHash(params, options) {
     return this.request(

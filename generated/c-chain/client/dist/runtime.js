@@ -14,7 +14,7 @@ import {
 } from './errors.js';
 const EXCERPT_LENGTH = 200;
 /**
- * `"password": "..."` (any key in `keys`, case-insensitively as the node reads keys, escapes included) in any body,
+ * `"password": "..."` (any key in `keys`, case-insensitively, escapes included) in any body,
  * JSON or cut short, so the string after the key can be hidden before an excerpt is taken.
  */
 function secretPattern(keys) {
@@ -48,7 +48,7 @@ export class JsonRpcClient {
   #releases;
   #secrets;
   #nextId = 1;
-  /** Each client method's JSON-RPC method, e.g. `getTx: 'platform.getTx'` (set by the generated client). */
+  /** Each client method's JSON-RPC method, e.g. `getBalance: 'eth_getBalance'` (set by the generated client). */
   wireNames = {};
   /**
    * The base URL and path of each JSON-RPC method that has a server of its own (OpenRPC `servers`), e.g.
@@ -65,7 +65,7 @@ export class JsonRpcClient {
    * @param defaultBaseUrl - Scheme, host and port, when `options.baseUrl` is not given; `{name}` parts are replaced by
    *   `values[name]` (`http://{host}:{port}`).
    * @param path - The endpoint's path; `{name}` parts are replaced by `values[name]`, URL-encoded.
-   * @param sensitiveKeys - Keys whose values (passwords, exported users) error excerpts show as "<redacted>".
+   * @param sensitiveKeys - Keys whose values (passwords, private keys) error excerpts show as "<redacted>".
    */
   constructor(options, defaultBaseUrl, path, values = {}, releases = {}, sensitiveKeys = []) {
     this.#baseUrl = options.baseUrl;
@@ -122,8 +122,7 @@ export class JsonRpcClient {
   }
   /**
    * Whether `error` is the documented error `name` of this client's method `method`, e.g.
-   * `keystore.failed(error, 'createUser', 'KeystoreUserAlreadyExists')`; a name the method does not document does not
-   * compile.
+   * `client.failed(error, 'getBlock', 'BlockNotFound')`; a name the method does not document does not compile.
    */
   failed(error, method, name) {
     return (
@@ -136,8 +135,8 @@ export class JsonRpcClient {
   /**
    * Every item of a paginated method (the spec's `x-pagination`), page after page: each page continues where the last
    * one ended (its `cursorField` sent back as `cursorParam`); a page shorter than the page size is the last. Pages may
-   * repeat an item (the node restarts a listing at the cursor's address), so an item already given is skipped: equal
-   * items are equal bytes, and one UTXO ID always has the same bytes.
+   * repeat an item (a server may restart a listing at the cursor's item), so an item already given is skipped: equal
+   * items are equal JSON.
    */
   async *paginate(method, first, options, errors, paging) {
     const params = first;
@@ -173,7 +172,7 @@ export class JsonRpcClient {
     }
   }
   /**
-   * Sends one call and returns its `result`; every failure rejects with an `AvalancheRpcError` (errors.ts) or the abort
+   * Sends one call and returns its `result`; every failure rejects with an `RpcError` (errors.ts) or the abort
    * reason. A JSON-RPC error is named from `errors`, the method's documented ones.
    */
   async request(method, params, options = {}, errors) {
