@@ -128,9 +128,14 @@ describe('a client generated from a public document', () => {
   it('keeps every line of its code within 120 columns, headers included', () => {
     for (const { out } of DOCUMENTS)
       for (const path of files(clientOf(out)).filter((p) => /\.(ts|js)$/.test(p))) {
+        // Code a description quotes in a fence (Lotus' Go signatures) stays as written: rewrapped, it would change.
+        let fenced = false;
         const wide = readFileSync(path, 'utf8')
           .split('\n')
-          .filter((line) => [...line].length > 120);
+          .filter((line) => {
+            if (/^\s*\*?\s*```/.test(line)) fenced = !fenced;
+            return !fenced && [...line].length > 120;
+          });
         expect(wide, relative(temp, path)).toEqual([]);
       }
   });
