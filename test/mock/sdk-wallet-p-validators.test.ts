@@ -30,7 +30,10 @@ const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
 function blsSigner(seed: number) {
   const secret = new Uint8Array(32).fill(seed);
   const publicKey = bls12_381.getPublicKey(secret);
-  return { publicKey: hex(publicKey), proof: hex(bls.signProofOfPossession(publicKey, bls.secretKeyFromBytes(secret))) };
+  return {
+    publicKey: hex(publicKey),
+    proof: hex(bls.signProofOfPossession(publicKey, bls.secretKeyFromBytes(secret))),
+  };
 }
 const nodeIdOf = (seed: number) => `NodeID-${utils.base58check.encode(new Uint8Array(20).fill(seed))}`;
 
@@ -114,13 +117,19 @@ describe('@avalanche-sdk/client P-Chain validators on the mock (Fuji, after Etna
     const added = await client.pChain.getCurrentValidators({ subnetID: subnetId } as never);
     expect(added.validators).toMatchObject([{ txID: addID, nodeID: nodeId, weight: '7' }]);
 
-    const removeID = await send(await wallet.pChain.prepareRemoveSubnetValidatorTxn({ subnetId, nodeId, subnetAuth: [0] }));
+    const removeID = await send(
+      await wallet.pChain.prepareRemoveSubnetValidatorTxn({ subnetId, nodeId, subnetAuth: [0] }),
+    );
     expect(await client.pChain.getTxStatus({ txID: removeID })).toMatchObject({ status: 'Committed' });
     expect((await client.pChain.getCurrentValidators({ subnetID: subnetId } as never)).validators).toEqual([]);
     const json = (await client.pChain.getTx({ txID: removeID, encoding: 'json' } as never)) as unknown as {
       tx: { unsignedTx: { nodeID: string; subnetID: string; subnetAuthorization: { signatureIndices: number[] } } };
     };
-    expect(json.tx.unsignedTx).toMatchObject({ nodeID: nodeId, subnetID: subnetId, subnetAuthorization: { signatureIndices: [0] } });
+    expect(json.tx.unsignedTx).toMatchObject({
+      nodeID: nodeId,
+      subnetID: subnetId,
+      subnetAuthorization: { signatureIndices: [0] },
+    });
   });
 
   it('converts a subnet to an L1, tops its validator up and disables it', async () => {
@@ -158,7 +167,8 @@ describe('@avalanche-sdk/client P-Chain validators on the mock (Fuji, after Etna
     expect(await client.pChain.getTxStatus({ txID: convertID })).toMatchObject({ status: 'Committed' });
     const subnet = await client.pChain.getSubnet({ subnetID: subnetId });
     expect(subnet).toMatchObject({ isPermissioned: false, managerChainID: blockchainId });
-    const [validator] = (await client.pChain.getCurrentValidators({ subnetID: subnetId } as never)).validators as unknown as {
+    const [validator] = (await client.pChain.getCurrentValidators({ subnetID: subnetId } as never))
+      .validators as unknown as {
       validationID: string;
       balance: string;
     }[];
