@@ -55,14 +55,22 @@ export function pChainReads(world: World, types: TxTypes) {
     (Array.isArray(p.addresses) ? (p.addresses as string[]) : []).map((a) => parseServiceAddress(world, 'P', a));
 
   const validatorJSON = (v: Staker, withDelegators: boolean) => {
-    const delegators = delegatorsOf(world, v);
     const primary = v.subnetID === EMPTY_ID;
-    return {
+    const staker = {
       txID: v.txID,
       startTime: String(v.startTime),
       endTime: String(v.endTime),
       weight: String(v.weight),
       nodeID: v.nodeID,
+    };
+    // service.go: a permissioned subnet's validator (no reward owner: AddSubnetValidatorTx) is toPlatformStaker alone.
+    return { ...staker, ...(!primary && !v.rewardOwner ? {} : stakingJSON(v, primary, withDelegators)) };
+  };
+
+  /** What a permissionless validator adds to its staker fields (platformapi.PermissionlessValidator). */
+  const stakingJSON = (v: Staker, primary: boolean, withDelegators: boolean) => {
+    const delegators = delegatorsOf(world, v);
+    return {
       ...(v.rewardOwner ? { validationRewardOwner: apiOwner(world, 'P', v.rewardOwner) } : {}),
       ...(v.delegationRewardOwner ? { delegationRewardOwner: apiOwner(world, 'P', v.delegationRewardOwner) } : {}),
       potentialReward: String(v.potentialReward),

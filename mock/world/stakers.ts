@@ -2,28 +2,41 @@
  * Who validates what, when: the world's stakers read at a time or a height. A validator's weight in a validator set
  * is its own stake plus its current delegators' (the node's validator manager adds delegations to the validator).
  */
+import { cb58Decode } from '../../generators/formats.ts';
 import type { Staker } from './types.ts';
 import { validatorSetAt } from './validator-history.ts';
 import type { World } from './world.ts';
 
 export const isCurrent = (staker: Staker, time: bigint) => staker.startTime <= time && time < staker.endTime;
 
+/**
+ * The order of the node's current staker iterator (state.Staker.Less): end time, then priority (one per list here:
+ * a subnet's validators are all permissioned or all permissionless, delegators are listed apart), then tx ID bytes.
+ */
+function byIteratorOrder(a: Staker, b: Staker): number {
+  if (a.endTime !== b.endTime) return a.endTime < b.endTime ? -1 : 1;
+  return Buffer.compare(cb58Decode(a.txID) ?? EMPTY, cb58Decode(b.txID) ?? EMPTY);
+}
+const EMPTY = new Uint8Array(0);
+
+/** A subnet's current validators (delegators apart), as the node's current staker iterator yields them. */
 export function validatorsOf(world: World, subnetID: string): Staker[] {
   const time = world.time.get();
   return [...world.stakers.values()]
     .filter((s) => s.subnetID === subnetID && !s.validatorTxID && isCurrent(s, time))
-    .sort(byNodeID);
+    .sort(byIteratorOrder);
 }
 
+/** A validator's current delegators, as the node's delegator iterator yields them. */
 export function delegatorsOf(world: World, validator: Staker): Staker[] {
   const time = world.time.get();
-  return [...world.stakers.values()].filter((s) => s.validatorTxID === validator.txID && isCurrent(s, time));
+  return [...world.stakers.values()]
+    .filter((s) => s.validatorTxID === validator.txID && isCurrent(s, time))
+    .sort(byIteratorOrder);
 }
 
 /** ids.EmptyNodeID, under which the node counts inactive L1 validators' weight. */
 export const EMPTY_NODE_ID = 'NodeID-111111111111111111116DBWJs';
-
-const byNodeID = (a: Staker, b: Staker) => (a.nodeID < b.nodeID ? -1 : a.nodeID > b.nodeID ? 1 : 0);
 
 /** The validator set of a subnet at a P-Chain height (the tip by default): node ID, BLS key and weight. */
 export function validatorSet(
