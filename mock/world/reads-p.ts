@@ -25,7 +25,7 @@ import {
 } from './reads.ts';
 import { accruedDelegateeReward } from './reward.ts';
 import { pChainListReads } from './reads-p-chains.ts';
-import { delegatorsOf, validatorSet, validatorsOf } from './stakers.ts';
+import { byIteratorOrder, delegatorsOf, validatorSet, validatorsOf } from './stakers.ts';
 import type { L1Validator, Staker } from './types.ts';
 import { cb58Decode } from '../../generators/formats.ts';
 import type { World } from './world.ts';
@@ -169,7 +169,8 @@ export function pChainReads(world: World, types: TxTypes) {
       const staked = new Map<string, bigint>();
       const outputs: Array<{ assetID: string; bytes: Uint8Array }> = [];
       const now = world.time.get();
-      for (const s of world.stakers.values()) {
+      // service.go GetStake walks the current staker iterator.
+      for (const s of [...world.stakers.values()].sort(byIteratorOrder)) {
         if (s.endTime <= now || (p.validatorsOnly === true && s.validatorTxID)) continue;
         for (const out of s.stake) {
           if (!out.owner.addresses.some((a) => owners.has(a))) continue;

@@ -3,6 +3,7 @@
  * is its own stake plus its current delegators' (the node's validator manager adds delegations to the validator).
  */
 import { cb58Decode } from '../../generators/formats.ts';
+import { EMPTY_ID } from './networks.ts';
 import type { Staker } from './types.ts';
 import { validatorSetAt } from './validator-history.ts';
 import type { World } from './world.ts';
@@ -10,11 +11,20 @@ import type { World } from './world.ts';
 export const isCurrent = (staker: Staker, time: bigint) => staker.startTime <= time && time < staker.endTime;
 
 /**
- * The order of the node's current staker iterator (state.Staker.Less): end time, then priority (one per list here:
- * a subnet's validators are all permissioned or all permissionless, delegators are listed apart), then tx ID bytes.
+ * txs/priorities.go's current priorities: at the same end time a subnet's permissioned validators come first, then
+ * permissionless delegators and validators, the Primary Network's last (delegators before validators).
  */
-function byIteratorOrder(a: Staker, b: Staker): number {
+function priority(s: Staker): number {
+  const primary = s.subnetID === EMPTY_ID;
+  if (s.validatorTxID) return primary ? 10 : 8;
+  if (primary) return 11;
+  return s.rewardOwner ? 9 : 7;
+}
+
+/** The order of the node's current staker iterator (state.Staker.Less): end time, priority, then tx ID bytes. */
+export function byIteratorOrder(a: Staker, b: Staker): number {
   if (a.endTime !== b.endTime) return a.endTime < b.endTime ? -1 : 1;
+  if (priority(a) !== priority(b)) return priority(a) - priority(b);
   return Buffer.compare(cb58Decode(a.txID) ?? EMPTY, cb58Decode(b.txID) ?? EMPTY);
 }
 const EMPTY = new Uint8Array(0);
