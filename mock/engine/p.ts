@@ -168,7 +168,8 @@ export function authorize(
   poa = true,
 ): Uint8Array[][] {
   const subnet = world.subnets.get(subnetID);
-  if (!subnet) throw new Refusal(TEXTS.notFound);
+  // state.go:978 GetSubnetOwner: another tx of the state is no subnet; an ID it does not hold is not found.
+  if (!subnet) throw new Refusal(world.inPState(subnetID) ? `"${subnetID}" ${TEXTS.isNotSubnet}` : TEXTS.notFound);
   if (decoded.credentials.length === 0) throw new Refusal(TEXTS.authWrongNumberOfCredentials);
   try {
     verifyCredentials(

@@ -162,6 +162,8 @@ export const TEXTS = {
   authWrongNumberOfCredentials: 'should have the same number of credentials as inputs',
   unauthorized: 'unauthorized modification',
   immutable: 'is immutable',
+  // vms/platformvm/state/state.go
+  isNotSubnet: 'is not a subnet',
 } as const;
 
 /** X-Chain `avm.issueTx`: vms/avm/txs/executor/semantic_verifier.go wraps an input's failure once. */

@@ -20,6 +20,7 @@ import { txFee, spendAll, syntacticP, verifyMemo, wrapped } from './p.ts';
 import { verifyConservation } from './locked.ts';
 import { advanceL1 } from './l1-state.ts';
 import { findValidator } from './subnets.ts';
+import { byIteratorOrder } from '../world/stakers.ts';
 import { checkOutputsSorted, verifyOwners, verifyTransferableOutput } from './syntax.ts';
 
 const MAX_VALIDATOR_WEIGHT_FACTOR = 5n;
@@ -184,15 +185,10 @@ function primaryStart(world: World, staker: Staker): bigint {
 
 export function advanceTime(world: World, time: bigint): void {
   advanceL1(world, time);
+  // In the order the node rewards them: its current staker iterator's (a delegator before its validator).
   const ending = [...world.stakers.values()]
     .filter((s) => s.endTime <= time && !world.rewardUtxos.has(s.txID))
-    .sort((a, b) =>
-      a.endTime === b.endTime
-        ? (a.validatorTxID ? -1 : 0) - (b.validatorTxID ? -1 : 0)
-        : a.endTime < b.endTime
-          ? -1
-          : 1,
-    );
+    .sort(byIteratorOrder);
   for (const staker of ending) {
     // The stake comes back as staked (rewardValidatorTx: `Out: out.Output()`): a stakeable lock stays, passed or not.
     for (const utxo of staker.stake) world.utxos.P.set(utxo.key, utxo);

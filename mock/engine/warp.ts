@@ -134,7 +134,7 @@ function subnetOfChain(world: World, chainID: string): string {
   if (chainID === world.chainIDs.P) return EMPTY_ID;
   const chain = world.chains.get(chainID);
   if (chain) return chain.subnetID;
-  if (world.txs.get(chainID)?.chain === 'P') throw new Refusal(WARP_TEXTS.notAChain(chainID));
+  if (world.inPState(chainID)) throw new Refusal(WARP_TEXTS.notAChain(chainID));
   throw new Refusal(WARP_TEXTS.unknownChain(chainID));
 }
 

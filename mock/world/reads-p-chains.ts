@@ -39,10 +39,9 @@ export function pChainListReads(world: World) {
     );
   // vm.go:303 initBlockchains loads the Primary Network's chains at start-up (vm.go:329 createSubnet).
   chainsOf(EMPTY_ID);
-  /** Whether the P-Chain's state has the tx (state.go:1137 GetTx): the genesis chains' CreateChainTxs included. */
-  const isPTx = (id: string) => world.txs.get(id)?.chain === 'P' || world.chains.has(id);
   /** state.go:978 GetSubnetOwner's refusal of an ID that names no subnet. */
-  const notASubnet = (id: string) => new Error(isPTx(id) ? `${JSON.stringify(id)} is not a subnet` : 'not found');
+  const notASubnet = (id: string) =>
+    new Error(world.inPState(id) ? `${JSON.stringify(id)} is not a subnet` : 'not found');
   return {
     getSubnet: (p) => {
       const subnetID = subnetOf(p);
@@ -75,7 +74,7 @@ export function pChainListReads(world: World) {
       // service.go:551: an ID that is no tx is skipped, another tx's fails; a reply with none stays nil (`null`).
       const found = [...new Set(ids)].filter((id) => {
         if (id === EMPTY_ID || world.subnets.has(id)) return true;
-        if (isPTx(id)) throw notASubnet(id);
+        if (world.inPState(id)) throw notASubnet(id);
         return false;
       });
       return { subnets: found.length > 0 ? found.map(json) : null };
@@ -106,13 +105,13 @@ export function pChainListReads(world: World) {
       if (id === world.chainIDs.P) return { subnetID: EMPTY_ID };
       const chain = world.chains.get(id);
       if (chain) return { subnetID: chain.subnetID };
-      if (world.txs.get(id)?.chain === 'P') throw new Error(`${JSON.stringify(id)} is not a blockchain`);
+      if (world.inPState(id)) throw new Error(`${JSON.stringify(id)} is not a blockchain`);
       throw new Error(`problem retrieving blockchain ${JSON.stringify(id)}: not found`);
     },
     validates: (p) => {
       const subnetID = subnetOf(p);
       if (subnetID !== EMPTY_ID && !world.subnets.has(subnetID)) {
-        if (isPTx(subnetID)) throw notASubnet(subnetID);
+        if (world.inPState(subnetID)) throw notASubnet(subnetID);
         throw new Error(`problem retrieving subnet ${JSON.stringify(subnetID)}: not found`);
       }
       return { blockchainIDs: chainsOf(subnetID) };

@@ -25,7 +25,7 @@ import {
 } from './reads.ts';
 import { accruedDelegateeReward } from './reward.ts';
 import { pChainListReads } from './reads-p-chains.ts';
-import { delegatorsOf, validatorSet, validatorsOf } from './stakers.ts';
+import { byIteratorOrder, delegatorsOf, validatorSet, validatorsOf } from './stakers.ts';
 import type { L1Validator, Staker } from './types.ts';
 import { cb58Decode } from '../../generators/formats.ts';
 import type { World } from './world.ts';
@@ -55,14 +55,22 @@ export function pChainReads(world: World, types: TxTypes) {
     (Array.isArray(p.addresses) ? (p.addresses as string[]) : []).map((a) => parseServiceAddress(world, 'P', a));
 
   const validatorJSON = (v: Staker, withDelegators: boolean) => {
-    const delegators = delegatorsOf(world, v);
     const primary = v.subnetID === EMPTY_ID;
-    return {
+    const staker = {
       txID: v.txID,
       startTime: String(v.startTime),
       endTime: String(v.endTime),
       weight: String(v.weight),
       nodeID: v.nodeID,
+    };
+    // service.go: a permissioned subnet's validator (no reward owner: AddSubnetValidatorTx) is toPlatformStaker alone.
+    return { ...staker, ...(!primary && !v.rewardOwner ? {} : stakingJSON(v, primary, withDelegators)) };
+  };
+
+  /** What a permissionless validator adds to its staker fields (platformapi.PermissionlessValidator). */
+  const stakingJSON = (v: Staker, primary: boolean, withDelegators: boolean) => {
+    const delegators = delegatorsOf(world, v);
+    return {
       ...(v.rewardOwner ? { validationRewardOwner: apiOwner(world, 'P', v.rewardOwner) } : {}),
       ...(v.delegationRewardOwner ? { delegationRewardOwner: apiOwner(world, 'P', v.delegationRewardOwner) } : {}),
       potentialReward: String(v.potentialReward),
@@ -161,7 +169,8 @@ export function pChainReads(world: World, types: TxTypes) {
       const staked = new Map<string, bigint>();
       const outputs: Array<{ assetID: string; bytes: Uint8Array }> = [];
       const now = world.time.get();
-      for (const s of world.stakers.values()) {
+      // service.go GetStake walks the current staker iterator.
+      for (const s of [...world.stakers.values()].sort(byIteratorOrder)) {
         if (s.endTime <= now || (p.validatorsOnly === true && s.validatorTxID)) continue;
         for (const out of s.stake) {
           if (!out.owner.addresses.some((a) => owners.has(a))) continue;

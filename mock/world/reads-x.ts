@@ -91,8 +91,13 @@ export function xChainReads(world: World, types: TxTypes) {
     getAssetDescription: (p) => {
       const assetID = lookupAssetID(world, p.assetID);
       const asset = world.assets.get(assetID);
-      if (!asset)
-        throw new Error(world.txs.get(assetID)?.chain === 'X' ? "transaction doesn't create an asset" : 'not found');
+      if (!asset) {
+        // service.go GetAssetDescription reads state.GetTx: accepted txs only, never a pooled one.
+        const tx = world.txs.get(assetID);
+        throw new Error(
+          tx?.chain === 'X' && tx.status === 'Accepted' ? "transaction doesn't create an asset" : 'not found',
+        );
+      }
       return { assetID, name: asset.name, symbol: asset.symbol, denomination: String(asset.denomination) };
     },
     getTxFee: () => ({ txFee: String(world.config.txFee), createAssetTxFee: String(world.config.createAssetTxFee) }),

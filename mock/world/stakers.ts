@@ -2,28 +2,51 @@
  * Who validates what, when: the world's stakers read at a time or a height. A validator's weight in a validator set
  * is its own stake plus its current delegators' (the node's validator manager adds delegations to the validator).
  */
+import { cb58Decode } from '../../generators/formats.ts';
+import { EMPTY_ID } from './networks.ts';
 import type { Staker } from './types.ts';
 import { validatorSetAt } from './validator-history.ts';
 import type { World } from './world.ts';
 
 export const isCurrent = (staker: Staker, time: bigint) => staker.startTime <= time && time < staker.endTime;
 
+/**
+ * txs/priorities.go's current priorities: at the same end time a subnet's permissioned validators come first, then
+ * permissionless delegators and validators, the Primary Network's last (delegators before validators).
+ */
+function priority(s: Staker): number {
+  const primary = s.subnetID === EMPTY_ID;
+  if (s.validatorTxID) return primary ? 10 : 8;
+  if (primary) return 11;
+  return s.rewardOwner ? 9 : 7;
+}
+
+/** The order of the node's current staker iterator (state.Staker.Less): end time, priority, then tx ID bytes. */
+export function byIteratorOrder(a: Staker, b: Staker): number {
+  if (a.endTime !== b.endTime) return a.endTime < b.endTime ? -1 : 1;
+  if (priority(a) !== priority(b)) return priority(a) - priority(b);
+  return Buffer.compare(cb58Decode(a.txID) ?? EMPTY, cb58Decode(b.txID) ?? EMPTY);
+}
+const EMPTY = new Uint8Array(0);
+
+/** A subnet's current validators (delegators apart), as the node's current staker iterator yields them. */
 export function validatorsOf(world: World, subnetID: string): Staker[] {
   const time = world.time.get();
   return [...world.stakers.values()]
     .filter((s) => s.subnetID === subnetID && !s.validatorTxID && isCurrent(s, time))
-    .sort(byNodeID);
+    .sort(byIteratorOrder);
 }
 
+/** A validator's current delegators, as the node's delegator iterator yields them. */
 export function delegatorsOf(world: World, validator: Staker): Staker[] {
   const time = world.time.get();
-  return [...world.stakers.values()].filter((s) => s.validatorTxID === validator.txID && isCurrent(s, time));
+  return [...world.stakers.values()]
+    .filter((s) => s.validatorTxID === validator.txID && isCurrent(s, time))
+    .sort(byIteratorOrder);
 }
 
 /** ids.EmptyNodeID, under which the node counts inactive L1 validators' weight. */
 export const EMPTY_NODE_ID = 'NodeID-111111111111111111116DBWJs';
-
-const byNodeID = (a: Staker, b: Staker) => (a.nodeID < b.nodeID ? -1 : a.nodeID > b.nodeID ? 1 : 0);
 
 /** The validator set of a subnet at a P-Chain height (the tip by default): node ID, BLS key and weight. */
 export function validatorSet(

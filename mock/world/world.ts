@@ -214,6 +214,15 @@ export class World {
     return [...this.txs.values()].filter((tx) => tx.status === 'Processing');
   }
 
+  /**
+   * Whether the P-Chain's state holds a tx of this ID (state.go:1137 GetTx): the accepted ones and the genesis chains'
+   * CreateChainTxs, never one only pooled or dropped (the mempool's, not the state's).
+   */
+  inPState(id: string): boolean {
+    const tx = this.txs.get(id);
+    return (tx?.chain === 'P' && (tx.status === 'Committed' || tx.status === 'Aborted')) || this.chains.has(id);
+  }
+
   /** The chain's UTXOs owned by an address (40-hex), in the node's order. */
   utxosOf(chain: UtxoChain, owner: string): readonly Utxo[] {
     // The C-Chain keeps no UTXOs of its own (avax.getUTXOs of C from C lists none).
