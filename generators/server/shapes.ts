@@ -30,9 +30,11 @@ class Ref {
 }
 
 interface Tree {
-  properties?: Record<string, { name: string; shape?: Node; nullable?: true }>;
+  properties?: Record<string, { name: string; shape?: Node; types?: string; nullable?: true }>;
   values?: Node;
+  valueTypes?: string;
   items?: Node;
+  itemTypes?: string;
 }
 type Node = Tree | Ref;
 
@@ -89,15 +91,23 @@ class ShapeBuilder {
   private readonly targets = new Map<string, string | undefined>();
   private readonly model: SpecModel;
   private readonly nullable: Set<string>;
+  private readonly kinds: Kinds;
 
   constructor(model: SpecModel) {
     this.model = model;
     this.nullable = nullableComponents(model);
+    this.kinds = new Kinds(model);
   }
 
   property(name: string, schema: Json): NonNullable<Tree['properties']>[string] {
     const shape = this.shapeOf(schema);
-    return { name, ...(shape ? { shape } : {}), ...(this.acceptsNull(schema) ? { nullable: true } : {}) };
+    const types = this.kinds.typesOf(schema);
+    return {
+      name,
+      ...(shape ? { shape } : {}),
+      ...(types !== undefined ? { types } : {}),
+      ...(this.acceptsNull(schema) ? { nullable: true } : {}),
+    };
   }
 
   /**
@@ -116,17 +126,24 @@ class ShapeBuilder {
       for (const [name, child] of Object.entries(schema.properties))
         if (isSchema(child)) tree.properties[foldKey(name)] = this.property(name, child);
     }
-    if (isSchema(schema.additionalProperties)) tree.values = this.shapeOf(schema.additionalProperties) ?? {};
+    if (isSchema(schema.additionalProperties)) {
+      tree.values = this.shapeOf(schema.additionalProperties) ?? {};
+      const types = this.kinds.typesOf(schema.additionalProperties);
+      if (types !== undefined) tree.valueTypes = types;
+    }
     if (isSchema(schema.items)) {
       const items = this.shapeOf(schema.items);
       if (items) tree.items = items;
+      const types = this.kinds.typesOf(schema.items);
+      if (types !== undefined) tree.itemTypes = types;
     }
-    if (tree.properties || tree.values || tree.items) return tree;
-    // A union decodes like its one structured branch (`X` or null); with several, the value is left as sent.
+    if (tree.properties || tree.values || tree.items || tree.itemTypes) return tree;
+    // A union decodes like its one structured branch (`X` or null); with several, the value is left as sent. An array
+    // of scalars (only its items' types known) is no structure to choose a branch by.
     const branches = ['anyOf', 'oneOf', 'allOf']
       .flatMap((key) => (Array.isArray(schema[key]) ? (schema[key] as Json[]) : []))
       .map((branch) => this.shapeOf(branch))
-      .filter((branch) => branch !== undefined);
+      .filter((branch) => branch !== undefined && (branch instanceof Ref || !onlyTypes(branch)));
     return branches.length === 1 ? branches[0] : undefined;
   }
 
@@ -177,14 +194,21 @@ class ShapeBuilder {
     const out: ShapeLiteral = {};
     if (tree.properties) {
       const properties: ShapeLiteral = {};
-      for (const [key, { name, shape, nullable }] of Object.entries(tree.properties)) {
+      for (const [key, { name, shape, types, nullable }] of Object.entries(tree.properties)) {
         const written = shape && node(shape);
-        properties[key] = { name, ...(written ? { shape: written } : {}), ...(nullable ? { nullable } : {}) };
+        properties[key] = {
+          name,
+          ...(written ? { shape: written } : {}),
+          ...(types !== undefined ? { types } : {}),
+          ...(nullable ? { nullable } : {}),
+        };
       }
       out.properties = properties;
     }
     if (tree.values) out.values = node(tree.values) ?? {};
+    if (tree.valueTypes !== undefined) out.valueTypes = tree.valueTypes;
     if (tree.items) out.items = node(tree.items) ?? {};
+    if (tree.itemTypes !== undefined) out.itemTypes = tree.itemTypes;
     return out;
   }
 
@@ -193,6 +217,92 @@ class ShapeBuilder {
     const refs: string[] = [];
     return acceptsNullHere(schema, refs) || refs.some((name) => this.nullable.has(name));
   }
+}
+
+function onlyTypes(tree: Tree): boolean {
+  return !tree.properties && !tree.values && !tree.items;
+}
+
+/** The kinds of JSON value the reader tells apart (null is left out: Go leaves a field as it was for null). */
+const KINDS = ['array', 'boolean', 'number', 'object', 'string'] as const;
+type Kind = (typeof KINDS)[number];
+
+/**
+ * The kinds of value a schema admits, written as the runtime's `types` (runtime/server/params.ts): its `type`, `enum`
+ * or `const`, and its unions (any of the branches) and intersections (all of them), through `$ref`s. Undefined where
+ * every kind may be admitted, or where it cannot be told (a `$ref` within its own cycle, a keyword it does not know):
+ * then the reader checks nothing, and the validators alone judge the value, as before.
+ */
+class Kinds {
+  private readonly model: SpecModel;
+  private readonly components = new Map<string, Set<Kind> | undefined | 'pending'>();
+  constructor(model: SpecModel) {
+    this.model = model;
+  }
+
+  typesOf(schema: Json): string | undefined {
+    const kinds = this.of(schema);
+    return kinds === undefined || kinds.size === KINDS.length ? undefined : [...kinds].sort().join(' ');
+  }
+
+  private of(schema: Json): Set<Kind> | undefined {
+    if (!isSchema(schema)) return undefined;
+    if (typeof schema.$ref === 'string') {
+      const name = componentName(schema.$ref);
+      if (name === undefined || !Object.hasOwn(this.model.schemas, name)) return undefined;
+      const known = this.components.get(name);
+      if (known === 'pending') return undefined;
+      if (known !== undefined || this.components.has(name)) return known;
+      this.components.set(name, 'pending');
+      const kinds = this.of(this.model.schemas[name]!);
+      this.components.set(name, kinds);
+      return kinds;
+    }
+    // Each keyword that limits the kinds narrows them; none leaves every kind.
+    const limits: Array<Set<Kind> | undefined> = [typeKinds(schema.type)];
+    if (Array.isArray(schema.enum)) limits.push(new Set(schema.enum.map(kindOf).filter((kind) => kind !== undefined)));
+    if ('const' in schema) limits.push(new Set([kindOf(schema.const)].filter((kind) => kind !== undefined)));
+    for (const key of ['anyOf', 'oneOf']) {
+      const branches = schema[key];
+      if (!Array.isArray(branches)) continue;
+      const union = new Set<Kind>();
+      let known = true;
+      for (const branch of branches) {
+        const kinds = this.of(branch);
+        if (kinds === undefined) known = false;
+        else for (const kind of kinds) union.add(kind);
+      }
+      limits.push(known ? union : undefined);
+    }
+    if (Array.isArray(schema.allOf)) limits.push(...schema.allOf.map((branch) => this.of(branch)));
+    let kinds: Set<Kind> | undefined;
+    for (const limit of limits) {
+      if (limit === undefined) continue;
+      kinds = kinds === undefined ? limit : new Set([...kinds].filter((kind) => limit.has(kind)));
+    }
+    return kinds;
+  }
+}
+
+/** The kinds a `type` keyword admits; undefined when absent or naming a type this does not know. */
+function typeKinds(type: Json | undefined): Set<Kind> | undefined {
+  if (type === undefined) return undefined;
+  const names = Array.isArray(type) ? type : [type];
+  const kinds = new Set<Kind>();
+  for (const name of names) {
+    if (name === 'null') continue;
+    if (name === 'integer') kinds.add('number');
+    else if (typeof name === 'string' && (KINDS as readonly string[]).includes(name)) kinds.add(name as Kind);
+    else return undefined;
+  }
+  return kinds;
+}
+
+function kindOf(value: Json): Kind | undefined {
+  if (value === null) return undefined;
+  if (Array.isArray(value)) return 'array';
+  const type = typeof value;
+  return type === 'string' || type === 'number' || type === 'boolean' || type === 'object' ? type : undefined;
 }
 
 /**
