@@ -32,7 +32,7 @@ export class UnexpectedEnd extends Error {}
  */
 export class KindMismatch extends Error {}
 
-/** The kind of the value starting with `c`, as a shape's `types` names it; undefined for null, which any field takes. */
+/** The kind of the value starting with `c`, as a shape's `types` names it; undefined for null, which fits any field. */
 function kindAt(c: number): string | undefined {
   if (c === 0x7b) return 'object';
   if (c === 0x5b) return 'array';

@@ -1,7 +1,7 @@
 /**
  * A declared param sent a value of a kind its Go field cannot take (an object for a string): encoding/json skips the
  * value, fails the decoding (`json: cannot unmarshal object into Go struct field ...`) and the node's codec answers its
- * invalid argument (utils/json/codec.go ReadRequest). The shapes carry each field's kinds (generators/server/shapes.ts),
+ * invalid argument (utils/json/codec.go ReadRequest). The shapes carry each field's kinds (generators/server/kinds.ts),
  * so the reader stops at such a value unread: what it built is counted, whatever the machine's speed. The refusal holds
  * for every writing of the key, as Go's decoder keeps the first error while the last duplicate fills the field.
  */
@@ -88,9 +88,10 @@ describe('the node profile over HTTP', () => {
     await ignoring.close();
   });
 
-  const refusal = `{"jsonrpc":"2.0","error":{"code":-32000,"message":${JSON.stringify(INVALID_ARGUMENT)},"data":null},"id":1}\n`;
+  const message = JSON.stringify(INVALID_ARGUMENT);
+  const refusal = `{"jsonrpc":"2.0","error":{"code":-32000,"message":${message},"data":null},"id":1}\n`;
 
-  it("answers the node's invalid argument for a huge object or a duplicate of another kind, the handler unrun", async () => {
+  it("answers the node's invalid argument to a huge object or a duplicate of another kind, unhandled", async () => {
     for (const params of [`{"alias":{${keys(200_000)}}}`, '{"alias":1,"alias":"X"}', '{"alias":["X"],"alias":"X"}']) {
       const answer = await send(server.port, { body: request(params) });
       expect(answer.text).toBe(refusal);

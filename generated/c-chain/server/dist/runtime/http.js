@@ -60,8 +60,9 @@ function chunks(res) {
 }
 /**
  * The reply's headers as writeHead's flat list: `extra` ones of names the reply has none of, the reply's own, then the
- * length or the chunked encoding. Replies share their header objects (rpc.ts), so the list is made once for each pair and
- * only its last header changes; writeHead copies the list into the head before it returns, so lending the same array every time is safe.
+ * length or the chunked encoding. Replies share their header objects (rpc.ts), so the list is made once for each pair
+ * and only its last header changes; writeHead copies the list into the head before it returns, so lending the same
+ * array every time is safe.
  */
 function headerList(own, extra, chunked, length) {
   if (own !== listed.own || extra !== listed.extra) {

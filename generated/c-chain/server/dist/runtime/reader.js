@@ -25,7 +25,7 @@ export class UnexpectedEnd extends Error {}
  * so reading stops there, before the value is read at all (the bytes are valid JSON, checked by the request reader).
  */
 export class KindMismatch extends Error {}
-/** The kind of the value starting with `c`, as a shape's `types` names it; undefined for null, which any field takes. */
+/** The kind of the value starting with `c`, as a shape's `types` names it; undefined for null, which fits any field. */
 function kindAt(c) {
   if (c === 123) return 'object';
   if (c === 91) return 'array';
