@@ -4,6 +4,13 @@
  * rounds, so a loaded machine slows both alike:
  * - the mock node answering 1,000,000 invalid items against a valid request of the same bytes (target: under 20×;
  *   a check quadratic in the items would be thousands of times slower);
+ * - the mock node refusing a string param sent an object of 1,000,000 keys against the same object in an unknown key
+ *   (target: under 2×: both are skipped unbuilt; at afead5da, which built the object and then refused it, 3,546 ms
+ *   against 797 ms, 4.5×; since, 477 ms against 874 ms, in the same minute at load 15);
+ * - the mock node refusing a request of jsonrpc "1.0" whose 4 MB params are `<`, which its error data echoes escaped
+ *   (six bytes each, Go's HTML escaping), against the same params in a valid call (target: under 10×, the answer
+ *   being 24 MB, read whole by the client, against 52 bytes; at afead5da, whose echo grew a list a byte at a time,
+ *   5,031 ms against 122 ms, 41×; since, 846 ms against 136 ms, 6.2×, at load 15-17);
  * - the proxy checking the same invalid request against the valid one (target: under 20×);
  * - repairing 15 MB of invalid UTF-8 against 1 MB (target: under 40× for 15× the input: linear);
  * - the mock refusing exportUser for an unknown user against a wrong password (target: at least 0.5×: an unknown
@@ -61,6 +68,32 @@ export default async function hostile(): Promise<void> {
     console.log(
       `mock, 1,000,000 invalid items: ${bad.toFixed(0)} ms against ${good.toFixed(0)} ms valid, ` +
         `${(bad / good).toFixed(1)}× (target under 20×: ${verdict(bad / good < 20)})`,
+    );
+
+    // info.getBlockchainID's alias is a string: an object there is skipped and refused, like one in an unknown key.
+    const keys = `{${Array.from({ length: 1_000_000 }, (_, i) => `"k${i}":1`).join(',')}}`;
+    const alias = (params: string) => () =>
+      send(port, {
+        path: '/ext/info',
+        body: `{"jsonrpc":"2.0","id":1,"method":"info.getBlockchainID","params":${params}}`,
+      });
+    const skipped = await bestMs(3, alias(`{"other":${keys},"alias":"X"}`));
+    const refused = await bestMs(3, alias(`{"alias":${keys},"other":"X"}`));
+    console.log(
+      `mock, a string param sent 1,000,000 keys: ${refused.toFixed(0)} ms against ${skipped.toFixed(0)} ms in an ` +
+        `unknown key, ${(refused / skipped).toFixed(1)}× (target under 2×: ${verdict(refused / skipped < 2)})`,
+    );
+
+    const angles = `{"x":"${'<'.repeat(4_000_000)}"}`;
+    const version = (jsonrpc: string) => () =>
+      send(port, {
+        path: '/ext/info',
+        body: `{"jsonrpc":"${jsonrpc}","id":1,"method":"info.getNetworkID","params":${angles}}`,
+      });
+    const [answered, echoed] = [await bestMs(3, version('2.0')), await bestMs(3, version('1.0'))];
+    console.log(
+      `mock, 4 MB of params echoed escaped: ${echoed.toFixed(0)} ms against ${answered.toFixed(0)} ms answered, ` +
+        `${(echoed / answered).toFixed(1)}× (target under 10×: ${verdict(echoed / answered < 10)})`,
     );
 
     const upstream: Server = createServer((req, res) => {

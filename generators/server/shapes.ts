@@ -7,6 +7,7 @@
 import { componentName, isSchema } from '../model/schema-walk.ts';
 import type { EndpointModel, Json, JsonSchema, SpecModel } from '../model/types.ts';
 import { foldKey } from '../../runtime/server/params.ts';
+import { Kinds } from './kinds.ts';
 
 /** Code written into a literal as it is: a constant's name, or (`late`) a getter for a constant declared after it. */
 export class Code {
@@ -30,9 +31,11 @@ class Ref {
 }
 
 interface Tree {
-  properties?: Record<string, { name: string; shape?: Node; nullable?: true }>;
+  properties?: Record<string, { name: string; shape?: Node; types?: string; nullable?: true }>;
   values?: Node;
+  valueTypes?: string;
   items?: Node;
+  itemTypes?: string;
 }
 type Node = Tree | Ref;
 
@@ -89,15 +92,23 @@ class ShapeBuilder {
   private readonly targets = new Map<string, string | undefined>();
   private readonly model: SpecModel;
   private readonly nullable: Set<string>;
+  private readonly kinds: Kinds;
 
   constructor(model: SpecModel) {
     this.model = model;
     this.nullable = nullableComponents(model);
+    this.kinds = new Kinds(model);
   }
 
   property(name: string, schema: Json): NonNullable<Tree['properties']>[string] {
     const shape = this.shapeOf(schema);
-    return { name, ...(shape ? { shape } : {}), ...(this.acceptsNull(schema) ? { nullable: true } : {}) };
+    const types = this.kinds.typesOf(schema);
+    return {
+      name,
+      ...(shape ? { shape } : {}),
+      ...(types !== undefined ? { types } : {}),
+      ...(this.acceptsNull(schema) ? { nullable: true } : {}),
+    };
   }
 
   /**
@@ -116,17 +127,24 @@ class ShapeBuilder {
       for (const [name, child] of Object.entries(schema.properties))
         if (isSchema(child)) tree.properties[foldKey(name)] = this.property(name, child);
     }
-    if (isSchema(schema.additionalProperties)) tree.values = this.shapeOf(schema.additionalProperties) ?? {};
+    if (isSchema(schema.additionalProperties)) {
+      tree.values = this.shapeOf(schema.additionalProperties) ?? {};
+      const types = this.kinds.typesOf(schema.additionalProperties);
+      if (types !== undefined) tree.valueTypes = types;
+    }
     if (isSchema(schema.items)) {
       const items = this.shapeOf(schema.items);
       if (items) tree.items = items;
+      const types = this.kinds.typesOf(schema.items);
+      if (types !== undefined) tree.itemTypes = types;
     }
-    if (tree.properties || tree.values || tree.items) return tree;
-    // A union decodes like its one structured branch (`X` or null); with several, the value is left as sent.
+    if (tree.properties || tree.values || tree.items || tree.itemTypes) return tree;
+    // A union decodes like its one structured branch (`X` or null); with several, the value is left as sent. An array
+    // of scalars (only its items' types known) is no structure to choose a branch by.
     const branches = ['anyOf', 'oneOf', 'allOf']
       .flatMap((key) => (Array.isArray(schema[key]) ? (schema[key] as Json[]) : []))
       .map((branch) => this.shapeOf(branch))
-      .filter((branch) => branch !== undefined);
+      .filter((branch) => branch !== undefined && (branch instanceof Ref || !onlyTypes(branch)));
     return branches.length === 1 ? branches[0] : undefined;
   }
 
@@ -177,14 +195,21 @@ class ShapeBuilder {
     const out: ShapeLiteral = {};
     if (tree.properties) {
       const properties: ShapeLiteral = {};
-      for (const [key, { name, shape, nullable }] of Object.entries(tree.properties)) {
+      for (const [key, { name, shape, types, nullable }] of Object.entries(tree.properties)) {
         const written = shape && node(shape);
-        properties[key] = { name, ...(written ? { shape: written } : {}), ...(nullable ? { nullable } : {}) };
+        properties[key] = {
+          name,
+          ...(written ? { shape: written } : {}),
+          ...(types !== undefined ? { types } : {}),
+          ...(nullable ? { nullable } : {}),
+        };
       }
       out.properties = properties;
     }
     if (tree.values) out.values = node(tree.values) ?? {};
+    if (tree.valueTypes !== undefined) out.valueTypes = tree.valueTypes;
     if (tree.items) out.items = node(tree.items) ?? {};
+    if (tree.itemTypes !== undefined) out.itemTypes = tree.itemTypes;
     return out;
   }
 
@@ -193,6 +218,10 @@ class ShapeBuilder {
     const refs: string[] = [];
     return acceptsNullHere(schema, refs) || refs.some((name) => this.nullable.has(name));
   }
+}
+
+function onlyTypes(tree: Tree): boolean {
+  return !tree.properties && !tree.values && !tree.items;
 }
 
 /**

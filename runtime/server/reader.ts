@@ -27,6 +27,22 @@ function fail(c: number, context: string): never {
 export class UnexpectedEnd extends Error {}
 
 /**
+ * A value of a kind its declared field cannot take, in shaped mode: Go's decoder skips it and fails the whole decoding,
+ * so reading stops there, before the value is read at all (the bytes are valid JSON, checked by the request reader).
+ */
+export class KindMismatch extends Error {}
+
+/** The kind of the value starting with `c`, as a shape's `types` names it; undefined for null, which fits any field. */
+function kindAt(c: number): string | undefined {
+  if (c === 0x7b) return 'object';
+  if (c === 0x5b) return 'array';
+  if (c === 0x22) return 'string';
+  if (c === 0x74 || c === 0x66) return 'boolean';
+  if (c === 0x6e) return undefined;
+  return 'number';
+}
+
+/**
  * `plain` builds every value; `request` reads a json2 request: only the envelope's own fields, with containers in
  * them left unbuilt and params kept as a RawValue; `shaped` builds only what the shape declares.
  */
@@ -51,6 +67,8 @@ interface Container {
   dropMember: boolean;
   name: string;
   memberShape: Shape | undefined;
+  /** The kinds the current member's value may be (PropertyShape.types), in shaped mode. */
+  memberTypes: string | undefined;
   nullable: boolean;
 }
 
@@ -99,6 +117,11 @@ export class Reader {
       const top = this.stack[this.stack.length - 1];
       // Only checked, never built: inside a skipped container, or the value of a member dropped.
       const dropped = top !== undefined && (top.skip || (top.kind === 'object' && top.dropMember));
+      if (this.mode === 'shaped' && top !== undefined && !dropped) {
+        const types = top.kind === 'object' ? top.memberTypes : top.shape?.itemTypes;
+        const kind = types === undefined ? undefined : kindAt(c);
+        if (kind !== undefined && !types!.includes(kind)) throw new KindMismatch();
+      }
       if (c === 0x7b || c === 0x5b) {
         if (this.stack.length >= MAX_DEPTH) fail(c, 'exceeded max depth');
         const container = this.open(c === 0x7b ? 'object' : 'array', top, dropped);
@@ -169,6 +192,7 @@ export class Reader {
       dropMember: false,
       name: '',
       memberShape: undefined,
+      memberTypes: undefined,
       nullable: true,
     };
     if (this.mode === 'plain') {
@@ -261,6 +285,7 @@ export class Reader {
     if (shape === undefined || (shape.properties === undefined && shape.values === undefined)) {
       container.name = key;
       container.memberShape = undefined;
+      container.memberTypes = undefined;
       container.nullable = true;
       return;
     }
@@ -268,6 +293,7 @@ export class Reader {
     container.dropMember = declared === undefined && shape.values === undefined;
     container.name = declared?.name ?? key;
     container.memberShape = declared ? declared.shape : shape.values;
+    container.memberTypes = declared ? declared.types : shape.valueTypes;
     container.nullable = declared ? declared.nullable === true : true;
   }
 

@@ -4,7 +4,7 @@
  * to echo. Plain requests (UTF-8 without escapes, the four fields spelled as usual) take the native JSON.parse;
  * everything else goes through the Go-compatible reader, which alone knows Go's error messages.
  */
-import { compactRaw, goStringify } from './encode.ts';
+import { compactBytes, compactRaw, goStringify } from './encode.ts';
 import { GoSyntaxError, type ParsedValue, parseRequest } from './json.ts';
 import { foldKey } from './params.ts';
 
@@ -227,7 +227,7 @@ function fromParsed(parsed: ParsedValue, body: Uint8Array): ServerRequest {
         delete request.rawParams;
       } else {
         request.params = member.value;
-        request.rawParams = () => compactRaw(body, member.start, member.end);
+        request.rawParams = () => compactBytes(body, member.start, member.end);
       }
     } else if (field === 'id') {
       if (member.value === null) delete request.id;

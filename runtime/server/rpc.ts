@@ -132,11 +132,6 @@ export interface DispatchOptions {
    * handlers (not its decoder) reject. Return undefined for the decoder's "couldn't unmarshal an argument".
    */
   rejectParams?: (method: string, params: Record<string, unknown>, violations: Violation[]) => Error | undefined;
-  /**
-   * Node profile: params (by method) this node does not read, as a release that predates or dropped them. Go's decoder
-   * ignores unknown keys, so they are removed before decoding: no value of theirs is refused.
-   */
-  ignoredParams?: ReadonlyMap<string, readonly string[]>;
   /** Called with every error a handler throws that is not an RpcError (a bug). Errors it throws are ignored. */
   onError?: (error: unknown, method: string) => void;
   /**
@@ -216,7 +211,7 @@ function answerNode(dispatcher: Dispatcher, body: Uint8Array, call: CallInfo): R
 
   const resolved = resolveNodeMethod(dispatcher, request.method);
   if (typeof resolved === 'string') return refusal(dispatcher, request, -32000, resolved);
-  const params = decodeArgs(dispatcher, resolved, request.params);
+  const params = decodeArgs(resolved, request.params);
   if (!params) return refusal(dispatcher, request, -32000, dispatcher.invalidArgument);
   if (!resolved.validateParams(params)) {
     const violations = violationsOf(resolved.validateParams);
@@ -235,7 +230,7 @@ function answerNode(dispatcher: Dispatcher, body: Uint8Array, call: CallInfo): R
     if (!onlyMissing(violations)) return refusal(dispatcher, request, -32000, dispatcher.invalidArgument);
   }
   const handed = request.exactParams
-    ? preferExact(resolved.validateParams, params, decodeArgs(dispatcher, resolved, request.exactParams()))
+    ? preferExact(resolved.validateParams, params, decodeArgs(resolved, request.exactParams()))
     : params;
   const outcome = invoke(dispatcher, resolved, handed, call, request.id === undefined);
   return outcome instanceof Promise
@@ -244,12 +239,8 @@ function answerNode(dispatcher: Dispatcher, body: Uint8Array, call: CallInfo): R
 }
 
 /** The args struct Go's decoder fills from `given`, or undefined where it cannot (the node's invalid argument). */
-function decodeArgs(dispatcher: Dispatcher, method: MethodSpec, given: unknown): Record<string, unknown> | undefined {
-  const params = decodeParams(given, method.shape);
-  if (!params) return undefined;
-  const ignored = dispatcher.options.ignoredParams?.get(method.name);
-  if (ignored) for (const name of ignored) delete params[name];
-  return params;
+function decodeArgs(method: MethodSpec, given: unknown): Record<string, unknown> | undefined {
+  return decodeParams(given, method.shape);
 }
 
 /** An error answered before any handler ran. */

@@ -5,7 +5,9 @@ import { cAvaxDocument } from './documents/c-avax.js';
 import * as validators from './validators/c-avax.js';
 const validator = methodValidators(cAvaxDocument, validators);
 // How to decode the components the params use (runtime/params.ts), each written once and referred to by name.
-const UTXOIndexParamShape = { properties: { ADDRESS: { name: 'address' }, UTXO: { name: 'utxo' } } };
+const UTXOIndexParamShape = {
+  properties: { ADDRESS: { name: 'address', types: 'string' }, UTXO: { name: 'utxo', types: 'string' } },
+};
 /**
  * What the RPC layer knows of each method of AvalancheGo C-Chain atomic API: wire name, params, how to
  * decode and validate them.
@@ -18,11 +20,11 @@ export const cAvaxMethods = [
     byName: true,
     shape: {
       properties: {
-        ADDRESSES: { name: 'addresses', nullable: true },
-        LIMIT: { name: 'limit' },
-        STARTINDEX: { name: 'startIndex', shape: UTXOIndexParamShape },
-        SOURCECHAIN: { name: 'sourceChain' },
-        ENCODING: { name: 'encoding' },
+        ADDRESSES: { name: 'addresses', shape: { itemTypes: 'string' }, types: 'array', nullable: true },
+        LIMIT: { name: 'limit', types: 'number string' },
+        STARTINDEX: { name: 'startIndex', shape: UTXOIndexParamShape, types: 'object' },
+        SOURCECHAIN: { name: 'sourceChain', types: 'string' },
+        ENCODING: { name: 'encoding', types: 'string' },
       },
     },
     validateParams: validator('avax.getUTXOs', 'params'),
@@ -34,7 +36,7 @@ export const cAvaxMethods = [
     handler: 'issueTx',
     params: ['tx', 'encoding'],
     byName: true,
-    shape: { properties: { TX: { name: 'tx' }, ENCODING: { name: 'encoding' } } },
+    shape: { properties: { TX: { name: 'tx', types: 'string' }, ENCODING: { name: 'encoding', types: 'string' } } },
     validateParams: validator('avax.issueTx', 'params'),
     validateResult: validator('avax.issueTx', 'result'),
     writeResult: validators.writeAvaxIssueTxResult,
@@ -44,7 +46,7 @@ export const cAvaxMethods = [
     handler: 'getAtomicTxStatus',
     params: ['txID'],
     byName: true,
-    shape: { properties: { TXID: { name: 'txID' } } },
+    shape: { properties: { TXID: { name: 'txID', types: 'string' } } },
     validateParams: validator('avax.getAtomicTxStatus', 'params'),
     validateResult: validator('avax.getAtomicTxStatus', 'result'),
     writeResult: validators.writeAvaxGetAtomicTxStatusResult,
@@ -54,7 +56,7 @@ export const cAvaxMethods = [
     handler: 'getAtomicTx',
     params: ['txID', 'encoding'],
     byName: true,
-    shape: { properties: { TXID: { name: 'txID' }, ENCODING: { name: 'encoding' } } },
+    shape: { properties: { TXID: { name: 'txID', types: 'string' }, ENCODING: { name: 'encoding', types: 'string' } } },
     validateParams: validator('avax.getAtomicTx', 'params'),
     validateResult: validator('avax.getAtomicTx', 'result'),
     writeResult: validators.writeAvaxGetAtomicTxResult,

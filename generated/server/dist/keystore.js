@@ -14,7 +14,9 @@ export const keystoreMethods = [
     handler: 'createUser',
     params: ['username', 'password'],
     byName: true,
-    shape: { properties: { USERNAME: { name: 'username' }, PASSWORD: { name: 'password' } } },
+    shape: {
+      properties: { USERNAME: { name: 'username', types: 'string' }, PASSWORD: { name: 'password', types: 'string' } },
+    },
     validateParams: validator('keystore.createUser', 'params'),
     validateResult: validator('keystore.createUser', 'result'),
     writeResult: validators.writeKeystoreCreateUserResult,
@@ -24,7 +26,9 @@ export const keystoreMethods = [
     handler: 'deleteUser',
     params: ['username', 'password'],
     byName: true,
-    shape: { properties: { USERNAME: { name: 'username' }, PASSWORD: { name: 'password' } } },
+    shape: {
+      properties: { USERNAME: { name: 'username', types: 'string' }, PASSWORD: { name: 'password', types: 'string' } },
+    },
     validateParams: validator('keystore.deleteUser', 'params'),
     validateResult: validator('keystore.deleteUser', 'result'),
     writeResult: validators.writeKeystoreDeleteUserResult,
@@ -35,7 +39,11 @@ export const keystoreMethods = [
     params: ['username', 'password', 'encoding'],
     byName: true,
     shape: {
-      properties: { USERNAME: { name: 'username' }, PASSWORD: { name: 'password' }, ENCODING: { name: 'encoding' } },
+      properties: {
+        USERNAME: { name: 'username', types: 'string' },
+        PASSWORD: { name: 'password', types: 'string' },
+        ENCODING: { name: 'encoding', types: 'string' },
+      },
     },
     validateParams: validator('keystore.exportUser', 'params'),
     validateResult: validator('keystore.exportUser', 'result'),
@@ -48,10 +56,10 @@ export const keystoreMethods = [
     byName: true,
     shape: {
       properties: {
-        USERNAME: { name: 'username' },
-        PASSWORD: { name: 'password' },
-        USER: { name: 'user' },
-        ENCODING: { name: 'encoding' },
+        USERNAME: { name: 'username', types: 'string' },
+        PASSWORD: { name: 'password', types: 'string' },
+        USER: { name: 'user', types: 'string' },
+        ENCODING: { name: 'encoding', types: 'string' },
       },
     },
     validateParams: validator('keystore.importUser', 'params'),

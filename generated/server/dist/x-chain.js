@@ -5,7 +5,9 @@ import { xChainDocument } from './documents/x-chain.js';
 import * as validators from './validators/x-chain.js';
 const validator = methodValidators(xChainDocument, validators);
 // How to decode the components the params use (runtime/params.ts), each written once and referred to by name.
-const UTXOIndexParamShape = { properties: { ADDRESS: { name: 'address' }, UTXO: { name: 'utxo' } } };
+const UTXOIndexParamShape = {
+  properties: { ADDRESS: { name: 'address', types: 'string' }, UTXO: { name: 'utxo', types: 'string' } },
+};
 /**
  * What the RPC layer knows of each method of AvalancheGo X-Chain API (AVM): wire name, params, how to
  * decode and validate them.
@@ -18,10 +20,10 @@ export const xChainMethods = [
     byName: true,
     shape: {
       properties: {
-        ADDRESS: { name: 'address' },
-        ASSETID: { name: 'assetID' },
-        CURSOR: { name: 'cursor' },
-        PAGESIZE: { name: 'pageSize' },
+        ADDRESS: { name: 'address', types: 'string' },
+        ASSETID: { name: 'assetID', types: 'string' },
+        CURSOR: { name: 'cursor', types: 'number string' },
+        PAGESIZE: { name: 'pageSize', types: 'number string' },
       },
     },
     validateParams: validator('avm.getAddressTxs', 'params'),
@@ -33,7 +35,12 @@ export const xChainMethods = [
     handler: 'getAllBalances',
     params: ['address', 'includePartial'],
     byName: true,
-    shape: { properties: { ADDRESS: { name: 'address' }, INCLUDEPARTIAL: { name: 'includePartial' } } },
+    shape: {
+      properties: {
+        ADDRESS: { name: 'address', types: 'string' },
+        INCLUDEPARTIAL: { name: 'includePartial', types: 'boolean' },
+      },
+    },
     validateParams: validator('avm.getAllBalances', 'params'),
     validateResult: validator('avm.getAllBalances', 'result'),
     writeResult: validators.writeAvmGetAllBalancesResult,
@@ -43,7 +50,7 @@ export const xChainMethods = [
     handler: 'getAssetDescription',
     params: ['assetID'],
     byName: true,
-    shape: { properties: { ASSETID: { name: 'assetID' } } },
+    shape: { properties: { ASSETID: { name: 'assetID', types: 'string' } } },
     validateParams: validator('avm.getAssetDescription', 'params'),
     validateResult: validator('avm.getAssetDescription', 'result'),
     writeResult: validators.writeAvmGetAssetDescriptionResult,
@@ -55,9 +62,9 @@ export const xChainMethods = [
     byName: true,
     shape: {
       properties: {
-        ADDRESS: { name: 'address' },
-        ASSETID: { name: 'assetID' },
-        INCLUDEPARTIAL: { name: 'includePartial' },
+        ADDRESS: { name: 'address', types: 'string' },
+        ASSETID: { name: 'assetID', types: 'string' },
+        INCLUDEPARTIAL: { name: 'includePartial', types: 'boolean' },
       },
     },
     validateParams: validator('avm.getBalance', 'params'),
@@ -69,7 +76,9 @@ export const xChainMethods = [
     handler: 'getBlock',
     params: ['blockID', 'encoding'],
     byName: true,
-    shape: { properties: { BLOCKID: { name: 'blockID' }, ENCODING: { name: 'encoding' } } },
+    shape: {
+      properties: { BLOCKID: { name: 'blockID', types: 'string' }, ENCODING: { name: 'encoding', types: 'string' } },
+    },
     validateParams: validator('avm.getBlock', 'params'),
     validateResult: validator('avm.getBlock', 'result'),
     writeResult: validators.writeAvmGetBlockResult,
@@ -79,7 +88,12 @@ export const xChainMethods = [
     handler: 'getBlockByHeight',
     params: ['height', 'encoding'],
     byName: true,
-    shape: { properties: { HEIGHT: { name: 'height' }, ENCODING: { name: 'encoding' } } },
+    shape: {
+      properties: {
+        HEIGHT: { name: 'height', types: 'number string' },
+        ENCODING: { name: 'encoding', types: 'string' },
+      },
+    },
     validateParams: validator('avm.getBlockByHeight', 'params'),
     validateResult: validator('avm.getBlockByHeight', 'result'),
     writeResult: validators.writeAvmGetBlockByHeightResult,
@@ -99,7 +113,7 @@ export const xChainMethods = [
     handler: 'getTx',
     params: ['txID', 'encoding'],
     byName: true,
-    shape: { properties: { TXID: { name: 'txID' }, ENCODING: { name: 'encoding' } } },
+    shape: { properties: { TXID: { name: 'txID', types: 'string' }, ENCODING: { name: 'encoding', types: 'string' } } },
     validateParams: validator('avm.getTx', 'params'),
     validateResult: validator('avm.getTx', 'result'),
     writeResult: validators.writeAvmGetTxResult,
@@ -119,7 +133,7 @@ export const xChainMethods = [
     handler: 'getTxStatus',
     params: ['txID'],
     byName: true,
-    shape: { properties: { TXID: { name: 'txID' } } },
+    shape: { properties: { TXID: { name: 'txID', types: 'string' } } },
     validateParams: validator('avm.getTxStatus', 'params'),
     validateResult: validator('avm.getTxStatus', 'result'),
     writeResult: validators.writeAvmGetTxStatusResult,
@@ -131,11 +145,11 @@ export const xChainMethods = [
     byName: true,
     shape: {
       properties: {
-        ADDRESSES: { name: 'addresses' },
-        LIMIT: { name: 'limit' },
-        STARTINDEX: { name: 'startIndex', shape: UTXOIndexParamShape },
-        SOURCECHAIN: { name: 'sourceChain' },
-        ENCODING: { name: 'encoding' },
+        ADDRESSES: { name: 'addresses', shape: { itemTypes: 'string' }, types: 'array' },
+        LIMIT: { name: 'limit', types: 'number string' },
+        STARTINDEX: { name: 'startIndex', shape: UTXOIndexParamShape, types: 'object' },
+        SOURCECHAIN: { name: 'sourceChain', types: 'string' },
+        ENCODING: { name: 'encoding', types: 'string' },
       },
     },
     validateParams: validator('avm.getUTXOs', 'params'),
@@ -147,7 +161,7 @@ export const xChainMethods = [
     handler: 'issueTx',
     params: ['tx', 'encoding'],
     byName: true,
-    shape: { properties: { TX: { name: 'tx' }, ENCODING: { name: 'encoding' } } },
+    shape: { properties: { TX: { name: 'tx', types: 'string' }, ENCODING: { name: 'encoding', types: 'string' } } },
     validateParams: validator('avm.issueTx', 'params'),
     validateResult: validator('avm.issueTx', 'result'),
     writeResult: validators.writeAvmIssueTxResult,

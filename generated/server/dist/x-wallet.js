@@ -14,7 +14,7 @@ export const xWalletMethods = [
     handler: 'issueTx',
     params: ['tx', 'encoding'],
     byName: true,
-    shape: { properties: { TX: { name: 'tx' }, ENCODING: { name: 'encoding' } } },
+    shape: { properties: { TX: { name: 'tx', types: 'string' }, ENCODING: { name: 'encoding', types: 'string' } } },
     validateParams: validator('wallet.issueTx', 'params'),
     validateResult: validator('wallet.issueTx', 'result'),
     writeResult: validators.writeWalletIssueTxResult,

@@ -46,16 +46,16 @@ export const avmStaticMethods: readonly MethodSpec[] = [
     byName: true,
     shape: {
       properties: {
-        NETWORKID: { name: 'networkID' },
+        NETWORKID: { name: 'networkID', types: 'number string' },
         GENESISDATA: {
           name: 'genesisData',
           shape: {
             values: {
               properties: {
-                NAME: { name: 'name' },
-                SYMBOL: { name: 'symbol' },
-                DENOMINATION: { name: 'denomination' },
-                MEMO: { name: 'memo' },
+                NAME: { name: 'name', types: 'string' },
+                SYMBOL: { name: 'symbol', types: 'string' },
+                DENOMINATION: { name: 'denomination', types: 'number string' },
+                MEMO: { name: 'memo', types: 'string' },
                 INITIALSTATE: {
                   name: 'initialState',
                   shape: {
@@ -64,27 +64,41 @@ export const avmStaticMethods: readonly MethodSpec[] = [
                         name: 'fixedCap',
                         shape: {
                           items: {
-                            properties: { AMOUNT: { name: 'amount' }, ADDRESS: { name: 'address' } },
+                            properties: {
+                              AMOUNT: { name: 'amount', types: 'number string' },
+                              ADDRESS: { name: 'address', types: 'string' },
+                            },
                           },
+                          itemTypes: 'object',
                         },
+                        types: 'array',
                       },
                       VARIABLECAP: {
                         name: 'variableCap',
                         shape: {
                           items: {
-                            properties: { MINTERS: { name: 'minters' }, THRESHOLD: { name: 'threshold' } },
+                            properties: {
+                              MINTERS: { name: 'minters', shape: { itemTypes: 'string' }, types: 'array' },
+                              THRESHOLD: { name: 'threshold', types: 'number string' },
+                            },
                           },
+                          itemTypes: 'object',
                         },
+                        types: 'array',
                       },
                     },
-                    values: {},
+                    values: { itemTypes: 'object' },
+                    valueTypes: 'array',
                   },
+                  types: 'object',
                 },
               },
             },
+            valueTypes: 'object',
           },
+          types: 'object',
         },
-        ENCODING: { name: 'encoding' },
+        ENCODING: { name: 'encoding', types: 'string' },
       },
     },
     validateParams: validator('avm.buildGenesis', 'params'),

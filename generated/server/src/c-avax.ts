@@ -88,7 +88,7 @@ const validator = methodValidators(cAvaxDocument, validators);
 
 // How to decode the components the params use (runtime/params.ts), each written once and referred to by name.
 const UTXOIndexParamShape: Shape = {
-  properties: { ADDRESS: { name: 'address' }, UTXO: { name: 'utxo' } },
+  properties: { ADDRESS: { name: 'address', types: 'string' }, UTXO: { name: 'utxo', types: 'string' } },
 };
 
 /**
@@ -103,11 +103,11 @@ export const cAvaxMethods: readonly MethodSpec[] = [
     byName: true,
     shape: {
       properties: {
-        ADDRESSES: { name: 'addresses', nullable: true },
-        LIMIT: { name: 'limit' },
-        STARTINDEX: { name: 'startIndex', shape: UTXOIndexParamShape },
-        SOURCECHAIN: { name: 'sourceChain' },
-        ENCODING: { name: 'encoding' },
+        ADDRESSES: { name: 'addresses', shape: { itemTypes: 'string' }, types: 'array', nullable: true },
+        LIMIT: { name: 'limit', types: 'number string' },
+        STARTINDEX: { name: 'startIndex', shape: UTXOIndexParamShape, types: 'object' },
+        SOURCECHAIN: { name: 'sourceChain', types: 'string' },
+        ENCODING: { name: 'encoding', types: 'string' },
       },
     },
     validateParams: validator('avax.getUTXOs', 'params'),
@@ -119,7 +119,9 @@ export const cAvaxMethods: readonly MethodSpec[] = [
     handler: 'issueTx',
     params: ['tx', 'encoding'],
     byName: true,
-    shape: { properties: { TX: { name: 'tx' }, ENCODING: { name: 'encoding' } } },
+    shape: {
+      properties: { TX: { name: 'tx', types: 'string' }, ENCODING: { name: 'encoding', types: 'string' } },
+    },
     validateParams: validator('avax.issueTx', 'params'),
     validateResult: validator('avax.issueTx', 'result'),
     writeResult: validators.writeAvaxIssueTxResult,
@@ -129,7 +131,7 @@ export const cAvaxMethods: readonly MethodSpec[] = [
     handler: 'getAtomicTxStatus',
     params: ['txID'],
     byName: true,
-    shape: { properties: { TXID: { name: 'txID' } } },
+    shape: { properties: { TXID: { name: 'txID', types: 'string' } } },
     validateParams: validator('avax.getAtomicTxStatus', 'params'),
     validateResult: validator('avax.getAtomicTxStatus', 'result'),
     writeResult: validators.writeAvaxGetAtomicTxStatusResult,
@@ -139,7 +141,9 @@ export const cAvaxMethods: readonly MethodSpec[] = [
     handler: 'getAtomicTx',
     params: ['txID', 'encoding'],
     byName: true,
-    shape: { properties: { TXID: { name: 'txID' }, ENCODING: { name: 'encoding' } } },
+    shape: {
+      properties: { TXID: { name: 'txID', types: 'string' }, ENCODING: { name: 'encoding', types: 'string' } },
+    },
     validateParams: validator('avax.getAtomicTx', 'params'),
     validateResult: validator('avax.getAtomicTx', 'result'),
     writeResult: validators.writeAvaxGetAtomicTxResult,

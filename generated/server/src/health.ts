@@ -72,7 +72,9 @@ export const healthMethods: readonly MethodSpec[] = [
     handler: 'health',
     params: ['tags'],
     byName: true,
-    shape: { properties: { TAGS: { name: 'tags', nullable: true } } },
+    shape: {
+      properties: { TAGS: { name: 'tags', shape: { itemTypes: 'string' }, types: 'array', nullable: true } },
+    },
     validateParams: validator('health.health', 'params'),
     validateResult: validator('health.health', 'result'),
     writeResult: validators.writeHealthHealthResult,
@@ -82,7 +84,9 @@ export const healthMethods: readonly MethodSpec[] = [
     handler: 'readiness',
     params: ['tags'],
     byName: true,
-    shape: { properties: { TAGS: { name: 'tags', nullable: true } } },
+    shape: {
+      properties: { TAGS: { name: 'tags', shape: { itemTypes: 'string' }, types: 'array', nullable: true } },
+    },
     validateParams: validator('health.readiness', 'params'),
     validateResult: validator('health.readiness', 'result'),
     writeResult: validators.writeHealthReadinessResult,
@@ -92,7 +96,9 @@ export const healthMethods: readonly MethodSpec[] = [
     handler: 'liveness',
     params: ['tags'],
     byName: true,
-    shape: { properties: { TAGS: { name: 'tags', nullable: true } } },
+    shape: {
+      properties: { TAGS: { name: 'tags', shape: { itemTypes: 'string' }, types: 'array', nullable: true } },
+    },
     validateParams: validator('health.liveness', 'params'),
     validateResult: validator('health.liveness', 'result'),
     writeResult: validators.writeHealthLivenessResult,

@@ -102,7 +102,12 @@ export const keystoreMethods: readonly MethodSpec[] = [
     handler: 'createUser',
     params: ['username', 'password'],
     byName: true,
-    shape: { properties: { USERNAME: { name: 'username' }, PASSWORD: { name: 'password' } } },
+    shape: {
+      properties: {
+        USERNAME: { name: 'username', types: 'string' },
+        PASSWORD: { name: 'password', types: 'string' },
+      },
+    },
     validateParams: validator('keystore.createUser', 'params'),
     validateResult: validator('keystore.createUser', 'result'),
     writeResult: validators.writeKeystoreCreateUserResult,
@@ -112,7 +117,12 @@ export const keystoreMethods: readonly MethodSpec[] = [
     handler: 'deleteUser',
     params: ['username', 'password'],
     byName: true,
-    shape: { properties: { USERNAME: { name: 'username' }, PASSWORD: { name: 'password' } } },
+    shape: {
+      properties: {
+        USERNAME: { name: 'username', types: 'string' },
+        PASSWORD: { name: 'password', types: 'string' },
+      },
+    },
     validateParams: validator('keystore.deleteUser', 'params'),
     validateResult: validator('keystore.deleteUser', 'result'),
     writeResult: validators.writeKeystoreDeleteUserResult,
@@ -124,9 +134,9 @@ export const keystoreMethods: readonly MethodSpec[] = [
     byName: true,
     shape: {
       properties: {
-        USERNAME: { name: 'username' },
-        PASSWORD: { name: 'password' },
-        ENCODING: { name: 'encoding' },
+        USERNAME: { name: 'username', types: 'string' },
+        PASSWORD: { name: 'password', types: 'string' },
+        ENCODING: { name: 'encoding', types: 'string' },
       },
     },
     validateParams: validator('keystore.exportUser', 'params'),
@@ -140,10 +150,10 @@ export const keystoreMethods: readonly MethodSpec[] = [
     byName: true,
     shape: {
       properties: {
-        USERNAME: { name: 'username' },
-        PASSWORD: { name: 'password' },
-        USER: { name: 'user' },
-        ENCODING: { name: 'encoding' },
+        USERNAME: { name: 'username', types: 'string' },
+        PASSWORD: { name: 'password', types: 'string' },
+        USER: { name: 'user', types: 'string' },
+        ENCODING: { name: 'encoding', types: 'string' },
       },
     },
     validateParams: validator('keystore.importUser', 'params'),

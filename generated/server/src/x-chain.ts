@@ -169,7 +169,7 @@ const validator = methodValidators(xChainDocument, validators);
 
 // How to decode the components the params use (runtime/params.ts), each written once and referred to by name.
 const UTXOIndexParamShape: Shape = {
-  properties: { ADDRESS: { name: 'address' }, UTXO: { name: 'utxo' } },
+  properties: { ADDRESS: { name: 'address', types: 'string' }, UTXO: { name: 'utxo', types: 'string' } },
 };
 
 /**
@@ -184,10 +184,10 @@ export const xChainMethods: readonly MethodSpec[] = [
     byName: true,
     shape: {
       properties: {
-        ADDRESS: { name: 'address' },
-        ASSETID: { name: 'assetID' },
-        CURSOR: { name: 'cursor' },
-        PAGESIZE: { name: 'pageSize' },
+        ADDRESS: { name: 'address', types: 'string' },
+        ASSETID: { name: 'assetID', types: 'string' },
+        CURSOR: { name: 'cursor', types: 'number string' },
+        PAGESIZE: { name: 'pageSize', types: 'number string' },
       },
     },
     validateParams: validator('avm.getAddressTxs', 'params'),
@@ -199,7 +199,12 @@ export const xChainMethods: readonly MethodSpec[] = [
     handler: 'getAllBalances',
     params: ['address', 'includePartial'],
     byName: true,
-    shape: { properties: { ADDRESS: { name: 'address' }, INCLUDEPARTIAL: { name: 'includePartial' } } },
+    shape: {
+      properties: {
+        ADDRESS: { name: 'address', types: 'string' },
+        INCLUDEPARTIAL: { name: 'includePartial', types: 'boolean' },
+      },
+    },
     validateParams: validator('avm.getAllBalances', 'params'),
     validateResult: validator('avm.getAllBalances', 'result'),
     writeResult: validators.writeAvmGetAllBalancesResult,
@@ -209,7 +214,7 @@ export const xChainMethods: readonly MethodSpec[] = [
     handler: 'getAssetDescription',
     params: ['assetID'],
     byName: true,
-    shape: { properties: { ASSETID: { name: 'assetID' } } },
+    shape: { properties: { ASSETID: { name: 'assetID', types: 'string' } } },
     validateParams: validator('avm.getAssetDescription', 'params'),
     validateResult: validator('avm.getAssetDescription', 'result'),
     writeResult: validators.writeAvmGetAssetDescriptionResult,
@@ -221,9 +226,9 @@ export const xChainMethods: readonly MethodSpec[] = [
     byName: true,
     shape: {
       properties: {
-        ADDRESS: { name: 'address' },
-        ASSETID: { name: 'assetID' },
-        INCLUDEPARTIAL: { name: 'includePartial' },
+        ADDRESS: { name: 'address', types: 'string' },
+        ASSETID: { name: 'assetID', types: 'string' },
+        INCLUDEPARTIAL: { name: 'includePartial', types: 'boolean' },
       },
     },
     validateParams: validator('avm.getBalance', 'params'),
@@ -235,7 +240,12 @@ export const xChainMethods: readonly MethodSpec[] = [
     handler: 'getBlock',
     params: ['blockID', 'encoding'],
     byName: true,
-    shape: { properties: { BLOCKID: { name: 'blockID' }, ENCODING: { name: 'encoding' } } },
+    shape: {
+      properties: {
+        BLOCKID: { name: 'blockID', types: 'string' },
+        ENCODING: { name: 'encoding', types: 'string' },
+      },
+    },
     validateParams: validator('avm.getBlock', 'params'),
     validateResult: validator('avm.getBlock', 'result'),
     writeResult: validators.writeAvmGetBlockResult,
@@ -245,7 +255,12 @@ export const xChainMethods: readonly MethodSpec[] = [
     handler: 'getBlockByHeight',
     params: ['height', 'encoding'],
     byName: true,
-    shape: { properties: { HEIGHT: { name: 'height' }, ENCODING: { name: 'encoding' } } },
+    shape: {
+      properties: {
+        HEIGHT: { name: 'height', types: 'number string' },
+        ENCODING: { name: 'encoding', types: 'string' },
+      },
+    },
     validateParams: validator('avm.getBlockByHeight', 'params'),
     validateResult: validator('avm.getBlockByHeight', 'result'),
     writeResult: validators.writeAvmGetBlockByHeightResult,
@@ -265,7 +280,9 @@ export const xChainMethods: readonly MethodSpec[] = [
     handler: 'getTx',
     params: ['txID', 'encoding'],
     byName: true,
-    shape: { properties: { TXID: { name: 'txID' }, ENCODING: { name: 'encoding' } } },
+    shape: {
+      properties: { TXID: { name: 'txID', types: 'string' }, ENCODING: { name: 'encoding', types: 'string' } },
+    },
     validateParams: validator('avm.getTx', 'params'),
     validateResult: validator('avm.getTx', 'result'),
     writeResult: validators.writeAvmGetTxResult,
@@ -285,7 +302,7 @@ export const xChainMethods: readonly MethodSpec[] = [
     handler: 'getTxStatus',
     params: ['txID'],
     byName: true,
-    shape: { properties: { TXID: { name: 'txID' } } },
+    shape: { properties: { TXID: { name: 'txID', types: 'string' } } },
     validateParams: validator('avm.getTxStatus', 'params'),
     validateResult: validator('avm.getTxStatus', 'result'),
     writeResult: validators.writeAvmGetTxStatusResult,
@@ -297,11 +314,11 @@ export const xChainMethods: readonly MethodSpec[] = [
     byName: true,
     shape: {
       properties: {
-        ADDRESSES: { name: 'addresses' },
-        LIMIT: { name: 'limit' },
-        STARTINDEX: { name: 'startIndex', shape: UTXOIndexParamShape },
-        SOURCECHAIN: { name: 'sourceChain' },
-        ENCODING: { name: 'encoding' },
+        ADDRESSES: { name: 'addresses', shape: { itemTypes: 'string' }, types: 'array' },
+        LIMIT: { name: 'limit', types: 'number string' },
+        STARTINDEX: { name: 'startIndex', shape: UTXOIndexParamShape, types: 'object' },
+        SOURCECHAIN: { name: 'sourceChain', types: 'string' },
+        ENCODING: { name: 'encoding', types: 'string' },
       },
     },
     validateParams: validator('avm.getUTXOs', 'params'),
@@ -313,7 +330,9 @@ export const xChainMethods: readonly MethodSpec[] = [
     handler: 'issueTx',
     params: ['tx', 'encoding'],
     byName: true,
-    shape: { properties: { TX: { name: 'tx' }, ENCODING: { name: 'encoding' } } },
+    shape: {
+      properties: { TX: { name: 'tx', types: 'string' }, ENCODING: { name: 'encoding', types: 'string' } },
+    },
     validateParams: validator('avm.issueTx', 'params'),
     validateResult: validator('avm.issueTx', 'result'),
     writeResult: validators.writeAvmIssueTxResult,

@@ -46,7 +46,9 @@ export const xWalletMethods: readonly MethodSpec[] = [
     handler: 'issueTx',
     params: ['tx', 'encoding'],
     byName: true,
-    shape: { properties: { TX: { name: 'tx' }, ENCODING: { name: 'encoding' } } },
+    shape: {
+      properties: { TX: { name: 'tx', types: 'string' }, ENCODING: { name: 'encoding', types: 'string' } },
+    },
     validateParams: validator('wallet.issueTx', 'params'),
     validateResult: validator('wallet.issueTx', 'result'),
     writeResult: validators.writeWalletIssueTxResult,

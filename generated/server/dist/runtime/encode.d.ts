@@ -16,6 +16,11 @@ export declare function writeScalar(value: unknown): string | undefined;
  * string when the bytes are UTF-8, the bytes themselves otherwise.
  */
 export declare function compactRaw(bytes: Uint8Array, start: number, end: number): string | Uint8Array;
+/**
+ * compactRaw's bytes, never decoded: for a value only copied into the answer (echoed params), which may be megabytes.
+ * A view of `bytes` when nothing changes.
+ */
+export declare function compactBytes(bytes: Uint8Array, start: number, end: number): Uint8Array;
 /** Go's strconv.Quote (`%q`), used by the node's "can't find method" messages. */
 export declare function goQuote(text: string): string;
 /**

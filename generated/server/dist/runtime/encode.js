@@ -66,41 +66,83 @@ export function compactRaw(bytes, start, end) {
     for (let i = start; i < end; i++) id += String.fromCharCode(bytes[i]);
     return id;
   }
-  const out = [];
-  let inString = false;
-  let changed = false;
-  for (let i = start; i < end; i++) {
-    const c = bytes[i];
-    if (inString) {
-      if (c === 92) {
-        out.push(c, bytes[++i]);
-        continue;
-      }
-      if (c === 34) inString = false;
-      else if (c === 60 || c === 62 || c === 38) {
-        out.push(...unicodeEscape(c));
-        changed = true;
-        continue;
-      } else if (c === 226 && bytes[i + 1] === 128 && (bytes[i + 2] === 168 || bytes[i + 2] === 169)) {
-        out.push(...unicodeEscape(bytes[i + 2] === 168 ? 8232 : 8233));
-        i += 2;
-        changed = true;
-        continue;
-      }
-      out.push(c);
-    } else if (c === 32 || c === 9 || c === 10 || c === 13) {
-      changed = true;
-    } else {
-      if (c === 34) inString = true;
-      out.push(c);
-    }
-  }
-  const result = changed ? Uint8Array.from(out) : bytes.subarray(start, end);
+  const result = compactBytes(bytes, start, end);
   try {
     return strictUtf8.decode(result);
   } catch {
     return result.slice();
   }
+}
+/**
+ * compactRaw's bytes, never decoded: for a value only copied into the answer (echoed params), which may be megabytes.
+ * A view of `bytes` when nothing changes.
+ */
+export function compactBytes(bytes, start, end) {
+  // Measured first, then written into memory of that size: a list grown a byte at a time cost a microsecond a byte,
+  // 16 s for a body of `<` at the size limit.
+  const length = compactedLength(bytes, start, end);
+  if (length < 0) return bytes.subarray(start, end);
+  const out = new Uint8Array(length);
+  let at = 0;
+  let inString = false;
+  for (let i = start; i < end; i++) {
+    const c = bytes[i];
+    if (inString) {
+      if (c === 92) {
+        out[at++] = c;
+        out[at++] = bytes[++i];
+        continue;
+      }
+      if (c === 34) inString = false;
+      else if (c === 60 || c === 62 || c === 38) {
+        at = escapeAt(out, at, c);
+        continue;
+      } else if (c === 226 && bytes[i + 1] === 128 && (bytes[i + 2] === 168 || bytes[i + 2] === 169)) {
+        at = escapeAt(out, at, bytes[i + 2] === 168 ? 8232 : 8233);
+        i += 2;
+        continue;
+      }
+    } else if (c === 32 || c === 9 || c === 10 || c === 13) continue;
+    else if (c === 34) inString = true;
+    out[at++] = c;
+  }
+  return out;
+}
+/** The compacted length of `bytes` from `start` to `end`, or -1 when compacting changes nothing. */
+function compactedLength(bytes, start, end) {
+  let length = end - start;
+  let changed = false;
+  let inString = false;
+  for (let i = start; i < end; i++) {
+    const c = bytes[i];
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+      else if (c === 60 || c === 62 || c === 38) {
+        length += 5;
+        changed = true;
+      } else if (c === 226 && bytes[i + 1] === 128 && (bytes[i + 2] === 168 || bytes[i + 2] === 169)) {
+        length += 3;
+        changed = true;
+        i += 2;
+      }
+    } else if (c === 32 || c === 9 || c === 10 || c === 13) {
+      length--;
+      changed = true;
+    } else if (c === 34) inString = true;
+  }
+  return changed ? length : -1;
+}
+const HEX = '0123456789abcdef';
+/** Writes `\uXXXX` for `code` at `at`; the position after it. */
+function escapeAt(out, at, code) {
+  out[at] = 92;
+  out[at + 1] = 117;
+  out[at + 2] = HEX.charCodeAt(code >> 12);
+  out[at + 3] = HEX.charCodeAt((code >> 8) & 15);
+  out[at + 4] = HEX.charCodeAt((code >> 4) & 15);
+  out[at + 5] = HEX.charCodeAt(code & 15);
+  return at + 6;
 }
 /** Printable ASCII that needs neither compaction nor escaping: the usual `1` or `"abc"` id. */
 function isPlain(bytes, start, end) {
@@ -109,9 +151,6 @@ function isPlain(bytes, start, end) {
     if (c <= 32 || c >= 127 || c === 60 || c === 62 || c === 38 || c === 92) return false;
   }
   return true;
-}
-function unicodeEscape(code) {
-  return [...`\\u${code.toString(16).padStart(4, '0')}`].map((ch) => ch.charCodeAt(0));
 }
 /** Go's strconv.Quote (`%q`), used by the node's "can't find method" messages. */
 export function goQuote(text) {

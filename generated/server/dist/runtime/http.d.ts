@@ -20,6 +20,8 @@ export interface NodeResponse {
   readonly writableEnded: boolean;
   destroyed?: boolean | undefined;
   socket?: { destroy(): void } | null | undefined;
+  /** The request answered (node:http's `res.req`), for its HTTP version. */
+  readonly req?: { readonly httpVersionMajor: number; readonly httpVersionMinor: number } | undefined;
 }
 /**
  * A node:http request listener. A router passes the headers it adds to every reply as a third argument to listeners
@@ -44,8 +46,8 @@ export declare function refuseBefore(
 export declare function tooLarge(): RpcReply;
 export declare function firstHeader(value: string | string[] | undefined): string | undefined;
 /**
- * Sends a reply with its length and `extra` headers (a router's), which give way to the reply's own of the same name:
- * as set ahead of writeHead, without the cost of setting them ahead.
+ * Sends a reply framed as Go's server frames it (above) and `extra` headers (a router's), which give way to the reply's
+ * own of the same name: as set ahead of writeHead, without the cost of setting them ahead.
  */
 export declare function sendNode(res: NodeResponse, reply: RpcReply, extra?: Readonly<Record<string, string>>): void;
 export declare function nodeAdapter(answer: Answer, maxBodyBytes: number): NodeListener;

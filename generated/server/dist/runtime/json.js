@@ -6,7 +6,7 @@
  * U+FFFD byte by byte, and keeps the byte span of every top-level member so `id` can be echoed verbatim.
  */
 import { goQuote } from './encode.js';
-import { Reader, UnexpectedEnd, isSpace } from './reader.js';
+import { KindMismatch, Reader, UnexpectedEnd, isSpace } from './reader.js';
 export class GoSyntaxError extends Error {}
 /** Go's quoteChar: the byte as a rune, quoted as strconv.Quote quotes it (goQuote), between single quotes. */
 export function quoteChar(c) {
@@ -32,7 +32,8 @@ export class RawValue {
   }
   /**
    * The args struct as Go fills it (runtime/server/params.ts nodeArgs, foldValue): the object, or the first element
-   * of an array (later ones skipped), read by `shape`; undefined where Go cannot decode into it.
+   * of an array (later ones skipped), read by `shape`; undefined where Go cannot decode into it, such as where any
+   * writing of a declared key holds a kind of value its field cannot take (read no further: not built).
    */
   decode(shape) {
     return this.read(shape).value;
@@ -49,8 +50,13 @@ export class RawValue {
     if (bytes[at] !== 123) return { value: undefined, built: 0 };
     const reader = new Reader(bytes.subarray(0, this.end), this.exactIntegers, 'shaped', shape);
     reader.pos = at;
-    const parsed = reader.document();
-    return { value: parsed.value, built: parsed.built };
+    try {
+      const parsed = reader.document();
+      return { value: parsed.value, built: parsed.built };
+    } catch (error) {
+      if (error instanceof KindMismatch) return { value: undefined, built: reader.built };
+      throw error;
+    }
   }
 }
 const UINT64_MAX = '18446744073709551615';

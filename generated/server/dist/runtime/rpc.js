@@ -102,7 +102,7 @@ function answerNode(dispatcher, body, call) {
     return refusal(dispatcher, request, -32600, 'jsonrpc must be 2.0', requestData(request));
   const resolved = resolveNodeMethod(dispatcher, request.method);
   if (typeof resolved === 'string') return refusal(dispatcher, request, -32e3, resolved);
-  const params = decodeArgs(dispatcher, resolved, request.params);
+  const params = decodeArgs(resolved, request.params);
   if (!params) return refusal(dispatcher, request, -32e3, dispatcher.invalidArgument);
   if (!resolved.validateParams(params)) {
     const violations = violationsOf(resolved.validateParams);
@@ -121,7 +121,7 @@ function answerNode(dispatcher, body, call) {
     if (!onlyMissing(violations)) return refusal(dispatcher, request, -32e3, dispatcher.invalidArgument);
   }
   const handed = request.exactParams
-    ? preferExact(resolved.validateParams, params, decodeArgs(dispatcher, resolved, request.exactParams()))
+    ? preferExact(resolved.validateParams, params, decodeArgs(resolved, request.exactParams()))
     : params;
   const outcome = invoke(dispatcher, resolved, handed, call, request.id === undefined);
   return outcome instanceof Promise
@@ -129,12 +129,8 @@ function answerNode(dispatcher, body, call) {
     : nodeOutcome(request, outcome, call);
 }
 /** The args struct Go's decoder fills from `given`, or undefined where it cannot (the node's invalid argument). */
-function decodeArgs(dispatcher, method, given) {
-  const params = decodeParams(given, method.shape);
-  if (!params) return undefined;
-  const ignored = dispatcher.options.ignoredParams?.get(method.name);
-  if (ignored) for (const name of ignored) delete params[name];
-  return params;
+function decodeArgs(method, given) {
+  return decodeParams(given, method.shape);
 }
 /** An error answered before any handler ran. */
 function refusal(dispatcher, request, code, message, data) {

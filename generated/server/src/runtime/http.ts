@@ -28,6 +28,8 @@ export interface NodeResponse {
   readonly writableEnded: boolean;
   destroyed?: boolean | undefined;
   socket?: { destroy(): void } | null | undefined;
+  /** The request answered (node:http's `res.req`), for its HTTP version. */
+  readonly req?: { readonly httpVersionMajor: number; readonly httpVersionMinor: number } | undefined;
 }
 
 /**
@@ -77,26 +79,45 @@ export function firstHeader(value: string | string[] | undefined): string | unde
 }
 
 /**
- * Sends a reply with its length and `extra` headers (a router's), which give way to the reply's own of the same name:
- * as set ahead of writeHead, without the cost of setting them ahead.
+ * Go's net/http holds the first 2,048 bytes a handler writes (bufferBeforeChunkingSize): an answer that fits, written
+ * before the handler returns, gets its Content-Length; a larger write goes out at once, chunked, since its end is not
+ * known yet. The node's handlers set no length and write their answer in one write (json2's json.NewEncoder(w).Encode,
+ * gorilla's WriteError), so an answer of more than 2,048 bytes is chunked.
+ */
+const BUFFER_BEFORE_CHUNKING = 2048;
+
+/**
+ * Sends a reply framed as Go's server frames it (above) and `extra` headers (a router's), which give way to the reply's
+ * own of the same name: as set ahead of writeHead, without the cost of setting them ahead.
  */
 export function sendNode(res: NodeResponse, reply: RpcReply, extra?: Readonly<Record<string, string>>): void {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
-  // A known length, as Go's server sends for small answers, rather than chunked encoding.
   const length = typeof reply.body === 'string' ? byteLength(reply.body) : reply.body.length;
-  res.writeHead(reply.status, headerList(reply.headers, extra, String(length)));
+  res.writeHead(reply.status, headerList(reply.headers, extra, length > BUFFER_BEFORE_CHUNKING && chunks(res), length));
+  // Headers, the one chunk and the last chunk leave in one write: node:http corks the socket for end().
   res.end(reply.body);
 }
 
 /**
+ * Whether the answer may be chunked: HTTP/1.1 only (HTTP/1.0 has no chunks, HTTP/2 frames bodies itself), and only
+ * where the request is known (a runtime imitating node:http gets the length).
+ */
+function chunks(res: NodeResponse): boolean {
+  const req = res.req;
+  return req !== undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1;
+}
+
+/**
  * The reply's headers as writeHead's flat list: `extra` ones of names the reply has none of, the reply's own, then the
- * length. Replies share their header objects (rpc.ts), so the list is made once for each pair and only its length
- * changes; writeHead copies the list into the head before it returns, so lending the same array every time is safe.
+ * length or the chunked encoding. Replies share their header objects (rpc.ts), so the list is made once for each pair
+ * and only its last header changes; writeHead copies the list into the head before it returns, so lending the same
+ * array every time is safe.
  */
 function headerList(
   own: Readonly<Record<string, string>>,
   extra: Readonly<Record<string, string>> | undefined,
-  length: string,
+  chunked: boolean,
+  length: number,
 ): string[] {
   if (own !== listed.own || extra !== listed.extra) {
     const list: string[] = [];
@@ -105,8 +126,10 @@ function headerList(
     list.push('Content-Length', '');
     listed = { own, extra, list };
   }
-  listed.list[listed.list.length - 1] = length;
-  return listed.list;
+  const list = listed.list;
+  list[list.length - 2] = chunked ? 'Transfer-Encoding' : 'Content-Length';
+  list[list.length - 1] = chunked ? 'chunked' : String(length);
+  return list;
 }
 
 let listed: {

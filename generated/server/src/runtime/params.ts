@@ -15,7 +15,11 @@ import { RawValue, setMember } from './json.js';
 export interface Shape {
   properties?: Record<string, PropertyShape>;
   values?: Shape;
+  /** The kinds of JSON value a map's values may be (see PropertyShape.types). */
+  valueTypes?: string;
   items?: Shape;
+  /** The kinds of JSON value an array's items may be (see PropertyShape.types). */
+  itemTypes?: string;
 }
 
 export interface PropertyShape {
@@ -23,6 +27,12 @@ export interface PropertyShape {
   name: string;
   /** How to decode its value; absent when the value is taken as sent. */
   shape?: Shape;
+  /**
+   * The kinds of JSON value its schema admits, among `array boolean number object string` (null is always taken, as
+   * Go leaves the field as it was); absent when any may be. Go's decoder refuses a value of another kind after
+   * skipping it, whichever writing of the key it is, so the reader skips it unbuilt and refuses the params.
+   */
+  types?: string;
   /** Present when null is a value of the property (Go then keeps it, rather than leaving the field unset). */
   nullable?: true;
 }

@@ -36,7 +36,8 @@ export declare class RawValue {
   constructor(bytes: Uint8Array, start: number, end: number, exactIntegers: boolean);
   /**
    * The args struct as Go fills it (runtime/server/params.ts nodeArgs, foldValue): the object, or the first element
-   * of an array (later ones skipped), read by `shape`; undefined where Go cannot decode into it.
+   * of an array (later ones skipped), read by `shape`; undefined where Go cannot decode into it, such as where any
+   * writing of a declared key holds a kind of value its field cannot take (read no further: not built).
    */
   decode(shape: Shape): Record<string, unknown> | undefined;
   /** The decoding, with the count of values built into objects and arrays on the way. */

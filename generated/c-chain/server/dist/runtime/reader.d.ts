@@ -8,6 +8,11 @@ import { type Shape } from './params.js';
 export declare function isSpace(c: number): boolean;
 export declare class UnexpectedEnd extends Error {}
 /**
+ * A value of a kind its declared field cannot take, in shaped mode: Go's decoder skips it and fails the whole decoding,
+ * so reading stops there, before the value is read at all (the bytes are valid JSON, checked by the request reader).
+ */
+export declare class KindMismatch extends Error {}
+/**
  * `plain` builds every value; `request` reads a json2 request: only the envelope's own fields, with containers in
  * them left unbuilt and params kept as a RawValue; `shaped` builds only what the shape declares.
  */

@@ -20,6 +20,20 @@ function fail(c, context) {
   throw new GoSyntaxError(`invalid character ${quoteChar(c)} ${context}`);
 }
 export class UnexpectedEnd extends Error {}
+/**
+ * A value of a kind its declared field cannot take, in shaped mode: Go's decoder skips it and fails the whole decoding,
+ * so reading stops there, before the value is read at all (the bytes are valid JSON, checked by the request reader).
+ */
+export class KindMismatch extends Error {}
+/** The kind of the value starting with `c`, as a shape's `types` names it; undefined for null, which fits any field. */
+function kindAt(c) {
+  if (c === 123) return 'object';
+  if (c === 91) return 'array';
+  if (c === 34) return 'string';
+  if (c === 116 || c === 102) return 'boolean';
+  if (c === 110) return undefined;
+  return 'number';
+}
 const FIELDS = new Set(['JSONRPC', 'METHOD', 'PARAMS', 'ID']);
 export class Reader {
   pos = 0;
@@ -59,6 +73,11 @@ export class Reader {
       const top = this.stack[this.stack.length - 1];
       // Only checked, never built: inside a skipped container, or the value of a member dropped.
       const dropped = top !== undefined && (top.skip || (top.kind === 'object' && top.dropMember));
+      if (this.mode === 'shaped' && top !== undefined && !dropped) {
+        const types = top.kind === 'object' ? top.memberTypes : top.shape?.itemTypes;
+        const kind = types === undefined ? undefined : kindAt(c);
+        if (kind !== undefined && !types.includes(kind)) throw new KindMismatch();
+      }
       if (c === 123 || c === 91) {
         if (this.stack.length >= MAX_DEPTH) fail(c, 'exceeded max depth');
         const container = this.open(c === 123 ? 'object' : 'array', top, dropped);
@@ -128,6 +147,7 @@ export class Reader {
       dropMember: false,
       name: '',
       memberShape: undefined,
+      memberTypes: undefined,
       nullable: true,
     };
     if (this.mode === 'plain') {
@@ -216,6 +236,7 @@ export class Reader {
     if (shape === undefined || (shape.properties === undefined && shape.values === undefined)) {
       container.name = key;
       container.memberShape = undefined;
+      container.memberTypes = undefined;
       container.nullable = true;
       return;
     }
@@ -223,6 +244,7 @@ export class Reader {
     container.dropMember = declared === undefined && shape.values === undefined;
     container.name = declared?.name ?? key;
     container.memberShape = declared ? declared.shape : shape.values;
+    container.memberTypes = declared ? declared.types : shape.valueTypes;
     container.nullable = declared ? declared.nullable === true : true;
   }
   /** The scalar at the position; with `build` false only checked (null stands for it). */

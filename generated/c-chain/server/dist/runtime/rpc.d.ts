@@ -70,11 +70,6 @@ export interface DispatchOptions {
    * handlers (not its decoder) reject. Return undefined for the decoder's "couldn't unmarshal an argument".
    */
   rejectParams?: (method: string, params: Record<string, unknown>, violations: Violation[]) => Error | undefined;
-  /**
-   * Node profile: params (by method) this node does not read, as a release that predates or dropped them. Go's decoder
-   * ignores unknown keys, so they are removed before decoding: no value of theirs is refused.
-   */
-  ignoredParams?: ReadonlyMap<string, readonly string[]>;
   /** Called with every error a handler throws that is not an RpcError (a bug). Errors it throws are ignored. */
   onError?: (error: unknown, method: string) => void;
   /**

@@ -17,7 +17,7 @@ import {
   textReply,
   toResponse,
 } from './http.js';
-import type { Violation } from './params.js';
+import type { Shape, Violation } from './params.js';
 import {
   type DispatchOptions,
   type Dispatcher,
@@ -97,7 +97,6 @@ export function createEndpoint(
     profile: options.profile ?? 'node',
     validateResults: options.validateResults ?? false,
     ...(options.rejectParams ? { rejectParams: options.rejectParams } : {}),
-    ...(options.ignoredParams ? { ignoredParams: options.ignoredParams } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
     ...(options.onRefused ? { onRefused: options.onRefused } : {}),
   };
@@ -129,11 +128,13 @@ export function createEndpoint(
       validateResult: acceptAll,
     });
   }
-  for (const spec of specs) {
+  for (const declared of specs) {
     // A service the node registers exists even when none of its methods is served here.
-    dispatcher.services.add(spec.name.slice(0, spec.name.indexOf('.')));
-    if (served && !served.has(spec.name) && spec.name !== 'rpc.discover') continue;
-    if (typeof dispatcher.handlers[spec.handler] !== 'function') continue;
+    dispatcher.services.add(declared.name.slice(0, declared.name.indexOf('.')));
+    if (served && !served.has(declared.name) && declared.name !== 'rpc.discover') continue;
+    if (typeof dispatcher.handlers[declared.handler] !== 'function') continue;
+    const ignored = options.ignoredParams?.get(declared.name);
+    const spec = ignored ? { ...declared, shape: withoutParams(declared.shape, ignored) } : declared;
     dispatcher.methods.set(spec.name, spec);
     dispatcher.goNames.set(goMethodName(spec.name), spec);
   }
@@ -147,6 +148,17 @@ export function createEndpoint(
     answer,
     maxBodyBytes,
   };
+}
+
+/**
+ * The shape without the params this node does not read: unknown to its args struct, they are skipped unread as Go
+ * skips unknown keys, so no value of theirs is refused.
+ */
+function withoutParams(shape: Shape, ignored: readonly string[]): Shape {
+  const properties = Object.fromEntries(
+    Object.entries(shape.properties ?? {}).filter(([, property]) => !ignored.includes(property.name)),
+  );
+  return { ...shape, properties };
 }
 
 export interface RouterOptions {

@@ -7,7 +7,7 @@
  */
 import { goQuote } from './encode.js';
 import type { Shape } from './params.js';
-import { Reader, UnexpectedEnd, isSpace } from './reader.js';
+import { KindMismatch, Reader, UnexpectedEnd, isSpace } from './reader.js';
 
 export class GoSyntaxError extends Error {}
 
@@ -59,7 +59,8 @@ export class RawValue {
 
   /**
    * The args struct as Go fills it (runtime/server/params.ts nodeArgs, foldValue): the object, or the first element
-   * of an array (later ones skipped), read by `shape`; undefined where Go cannot decode into it.
+   * of an array (later ones skipped), read by `shape`; undefined where Go cannot decode into it, such as where any
+   * writing of a declared key holds a kind of value its field cannot take (read no further: not built).
    */
   decode(shape: Shape): Record<string, unknown> | undefined {
     return this.read(shape).value;
@@ -77,8 +78,13 @@ export class RawValue {
     if (bytes[at] !== 0x7b) return { value: undefined, built: 0 };
     const reader = new Reader(bytes.subarray(0, this.end), this.exactIntegers, 'shaped', shape);
     reader.pos = at;
-    const parsed = reader.document();
-    return { value: parsed.value as Record<string, unknown>, built: parsed.built };
+    try {
+      const parsed = reader.document();
+      return { value: parsed.value as Record<string, unknown>, built: parsed.built };
+    } catch (error) {
+      if (error instanceof KindMismatch) return { value: undefined, built: reader.built };
+      throw error;
+    }
   }
 }
 

@@ -5,7 +5,7 @@
  * to echo. Plain requests (UTF-8 without escapes, the four fields spelled as usual) take the native JSON.parse;
  * everything else goes through the Go-compatible reader, which alone knows Go's error messages.
  */
-import { compactRaw, goStringify } from './encode.js';
+import { compactBytes, compactRaw, goStringify } from './encode.js';
 import { GoSyntaxError, type ParsedValue, parseRequest } from './json.js';
 import { foldKey } from './params.js';
 
@@ -228,7 +228,7 @@ function fromParsed(parsed: ParsedValue, body: Uint8Array): ServerRequest {
         delete request.rawParams;
       } else {
         request.params = member.value;
-        request.rawParams = () => compactRaw(body, member.start, member.end);
+        request.rawParams = () => compactBytes(body, member.start, member.end);
       }
     } else if (field === 'id') {
       if (member.value === null) delete request.id;
