@@ -7,6 +7,7 @@ import type { RequestListener, Server } from 'node:http';
 import { type AddressInfo, isIP } from 'node:net';
 import type { DevClient } from '../generated/client/dist/index.js';
 import { type Endpoint, type Profile, createRouter } from '../generated/server/dist/index.js';
+import { sendNode } from '../generated/server/dist/runtime/http.js';
 import { compileSteps } from '../generated/server/dist/runtime/ajv.js';
 import { type Answer, createMockEndpoint, handlersByName } from './handlers.ts';
 import { inRange, newestSpecVersion, servedBy } from '../generators/model/versions.ts';
@@ -222,7 +223,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
   const listener: RequestListener = (req, res) => {
     if (!hostAllowed(req.headers.host ?? '')) {
       req.resume();
-      res.writeHead(403, forbidden).end('invalid host specified\n');
+      sendNode(res, { status: 403, headers: forbidden, body: 'invalid host specified\n' });
       return;
     }
     // The node serves the health reports over plain GET beside the JSON-RPC endpoint, with the headers of every reply.
@@ -231,7 +232,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
     const get = health && url.startsWith('/ext/health') ? health.getReply(req.method ?? '', url) : undefined;
     if (!get) return router.node(req, res);
     req.resume();
-    res.writeHead(get.status, { ...get.headers, 'node-id': nodeID, ...(req.headers.origin ? CORS : {}) }).end(get.body);
+    sendNode(res, get, { 'node-id': nodeID, ...(req.headers.origin ? CORS : {}) });
   };
   return { listener, state, world, nodeID, routes, idleSteps };
 }

@@ -128,6 +128,10 @@ describe('node options', () => {
       body: rpc('avm.getHeight'),
     });
     expect([refused.status, refused.text]).toEqual([403, 'invalid host specified\n']);
+    // Go's http.Error: a small answer goes with its length, not chunked.
+    expect([refused.headers['content-length'], refused.headers['transfer-encoding']]).toEqual(['23', undefined]);
+    const liveness = await send(port, { path: '/ext/health/liveness', method: 'GET', contentType: null });
+    expect([liveness.status, liveness.headers['content-length']]).toEqual([200, String(liveness.body.length)]);
     expect(
       (await send(port, { path: '/ext/bc/X', headers: { host: `localhost:${port}` }, body: rpc('avm.getHeight') }))
         .status,
