@@ -45,13 +45,18 @@ describe.each<'anvil' | 'hardhat'>(['anvil', 'hardhat'])('%s_setNextBlockBaseFee
     expect((await block('latest')).baseFeePerGas).toBe(before);
   });
 
-  it('lets a transaction whose fee cap is below coreth’s base fee in at the set one', async () => {
-    await test(mode).setNextBlockBaseFeePerGas({ baseFeePerGas: 2n });
+  it('prices the next transaction at the set base fee', async () => {
+    await test(mode).setNextBlockBaseFeePerGas({ baseFeePerGas: parseGwei('1') });
     const { pub, wallet } = cClients(node.url);
-    const hash = await wallet.sendTransaction({ to: TO, value: 1n, maxFeePerGas: 3n, maxPriorityFeePerGas: 1n });
+    const hash = await wallet.sendTransaction({
+      to: TO,
+      value: 1n,
+      maxFeePerGas: parseGwei('2'),
+      maxPriorityFeePerGas: 1n,
+    });
     const receipt = await pub.waitForTransactionReceipt({ hash });
-    expect(receipt.effectiveGasPrice).toBe(3n);
-    expect((await block(`0x${receipt.blockNumber.toString(16)}`)).baseFeePerGas).toBe('0x2');
+    expect(receipt.effectiveGasPrice).toBe(parseGwei('1') + 1n);
+    expect((await block(`0x${receipt.blockNumber.toString(16)}`)).baseFeePerGas).toBe('0x3b9aca00');
   });
 });
 

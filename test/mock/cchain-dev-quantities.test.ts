@@ -42,15 +42,16 @@ describe('dev methods take what anvil’s U256 takes', () => {
     expect((await c('eth_getTransactionCount', [WHALE, 'latest'])).result).toBe('0x7');
   });
 
+  // A digit outside its base fails the document's pattern; a value past 2^256 - 1, ruint's range, in its words.
   it.each([
-    ['12a', 'a digit outside its base'],
-    ['0o8', 'a digit outside its base'],
-    [(2n ** 256n).toString(), 'past 2^256 - 1'],
-    [`0x1${'0'.repeat(64)}`, 'past 2^256 - 1'],
-  ])('refuses %s (%s) and changes nothing', async (text) => {
+    ['12a', /^Invalid params: \/balance must match pattern/],
+    ['0o8', /^Invalid params: \/balance must match pattern/],
+    [(2n ** 256n).toString(), /^invalid value: string "1157\d+", expected a 32 byte hex string$/],
+    [`0x1${'0'.repeat(64)}`, /^invalid value: string "0x10+", expected a 32 byte hex string$/],
+  ])('refuses %s and changes nothing', async (text, message) => {
     await c('anvil_setBalance', [WHALE, '0x5']);
     const { error } = await c('anvil_setBalance', [WHALE, text]);
-    expect(error).toMatchObject({ code: -32602, message: expect.stringContaining(JSON.stringify(text)) });
+    expect(error).toMatchObject({ code: -32602, message: expect.stringMatching(message) });
     expect(await balance()).toBe(5n);
   });
 });
