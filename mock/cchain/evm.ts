@@ -33,6 +33,9 @@ export interface AtomicExtra {
 
 type Edr = typeof import('@nomicfoundation/edr');
 
+/** How the engine's pool held a tx sent while automining: behind a nonce gap, or pending a lower base fee. */
+export type Held = 'queued' | 'pending';
+
 /** An engine as made, before the chain's history is replayed into it. */
 interface NewEngine {
   provider: Provider;
@@ -140,6 +143,8 @@ export class CChain {
   private readonly queue = new OpQueue();
   /** Bumped by each state edit, revert and reset: a run aside (./detached-call.ts) reading a state it left sees it moved. */
   moves = 0;
+  /** Pooled txs announced as they came while automining (`pooled`), not again once mined. */
+  private readonly announcedPending = new Set<string>();
   /** Dev snapshot IDs to the engine's; undefined: taken before the engine existed, so reverting means a fresh chain. */
   private readonly marks = new Map<string, Promise<string | undefined>>();
   private automine = true;
@@ -399,13 +404,15 @@ export class CChain {
   /**
    * A tx the engine's pool took (`raw`, its signed bytes as hex): journaled for a saved state while it is pending, then
    * announced. A queued one (a nonce gap, ./nonce-queue.ts) is announced only once mined, as coreth announces only
-   * executable txs; the queue is then held to coreth's caps (the engine's pool drops what coreth's would).
+   * executable txs; the queue is then held to coreth's caps (the engine's pool drops what coreth's would). `held`: the
+   * engine held it in its pool while automining (see `sendTransaction`).
    */
-  async pooled(provider: Provider, hash: string, raw: string, queued: boolean): Promise<void> {
-    // While automining, a tx not queued is already mined.
-    if (this.automine && !queued) return this.announce(provider, [hash]);
+  async pooled(provider: Provider, hash: string, raw: string, held?: Held): Promise<void> {
+    // While automining, a tx not held is already mined.
+    if (this.automine && !held) return this.announce(provider, [hash]);
     poolSent(this.world, hash, raw);
-    if (!queued) {
+    if (held !== 'queued') {
+      if (this.automine) this.announcedPending.add(hash);
       forgetReplaced(this.world, hash);
       return this.announce(provider, [hash]);
     }
@@ -522,13 +529,19 @@ export class CChain {
         bytes: corethBlockBytes(this, block, this.fees[height]!.extra),
       });
       const pool = this.world.cChainPool;
-      promoted.push(pool.size > 0 ? block.transactions.filter((tx) => pool.delete(tx.hash)).map((tx) => tx.hash) : []);
+      promoted.push(
+        pool.size > 0
+          ? block.transactions
+              .filter((tx) => pool.delete(tx.hash) && !this.announcedPending.delete(tx.hash))
+              .map((tx) => tx.hash)
+          : [],
+      );
     });
     // coreth pays the coinbase each tx's whole fee, gas used times the effective gas price (core/state_transition.go),
     // where the engine burns the base fee part: that part is paid here, journaled at the last block for a replay.
     for (const [miner, balance] of paid) this.setBalance(miner, balance);
     for (const [i, block] of blocks.entries()) {
-      // While automining, a pending tx mined later was a queued one, not announced until now (see `pooled`).
+      // While automining, a pooled tx mined later was a queued one, not announced until now (see `pooled`).
       if (this.automine) await this.announce(provider, promoted[i]!);
       for (const listener of this.blockListeners) await listener(block, provider).catch(ignore);
     }
@@ -581,7 +594,7 @@ export class CChain {
    * latest block after it, which `acceptNewBlocks` then takes. The engine stops a batch at its first error and answers
    * that error as it answers the call alone.
    */
-  async sendTransaction(provider: Provider, request: string): Promise<{ answer: string; queued: boolean }> {
+  async sendTransaction(provider: Provider, request: string): Promise<{ answer: string; held?: Held }> {
     const requests = [
       ...this.deferred.map((deferred) => JSON.stringify(deferred)),
       request,
@@ -593,16 +606,24 @@ export class CChain {
     const { result, error } = JSON.parse(answer) as { result?: unknown[]; error?: { message?: unknown } };
     if (result) {
       this.mined = { block: result.at(-2) as RpcBlock, at: this.sent, coinbase: BigInt(result.at(-1) as string) };
-      return { answer: `{"result":${JSON.stringify(result.at(-3))}}`, queued: false };
+      return { answer: `{"result":${JSON.stringify(result.at(-3))}}` };
     }
-    if (!this.automine || !String(error?.message).startsWith('Nonce too high')) return { answer, queued: false };
-    // coreth queues a nonce gap (./nonce-queue.ts); the engine does only while not automining.
-    const queued = await this.send(provider, `[${setAutomine(false)},${request},${setAutomine(true)}]`);
-    const { result: sent } = JSON.parse(queued) as { result?: unknown[] };
-    if (sent) return { answer: `{"result":${JSON.stringify(sent[1])}}`, queued: true };
+    const refusal = String(error?.message);
+    // coreth queues a nonce gap (./nonce-queue.ts), and pools a fee cap below the next block's base fee (its pool's
+    // only floor is acp176.MinGasPrice, vm.go SetMinFee; the miner leaves the tx out until a base fee is at most its
+    // cap); the engine holds either only while not automining.
+    const held = refusal.startsWith('Nonce too high')
+      ? 'queued'
+      : / is too low for the next block, which has a baseFeePerGas of /.test(refusal)
+        ? 'pending'
+        : undefined;
+    if (!this.automine || !held) return { answer };
+    const pooled = await this.send(provider, `[${setAutomine(false)},${request},${setAutomine(true)}]`);
+    const { result: sent } = JSON.parse(pooled) as { result?: unknown[] };
+    if (sent) return { answer: `{"result":${JSON.stringify(sent[1])}}`, held };
     // The engine stopped at the refusal: automining is turned back on on its own.
     await this.send(provider, setAutomine(true), true);
-    return { answer: queued, queued: false };
+    return { answer: pooled };
   }
 
   /** `keepsKnown`: the request changes no balance or nonce but by the edits `known` already holds. */
@@ -791,6 +812,7 @@ export class CChain {
     this.coinbase = COINBASE;
     this.coinbaseChosen = false;
     this.nextBaseFeeSet = undefined;
+    this.announcedPending.clear();
     if (!this.touched) return Promise.resolve();
     const done = this.run(async () => {
       this.moves++;
