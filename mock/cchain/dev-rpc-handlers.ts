@@ -11,6 +11,7 @@ import { LAST_RFC3339_SECOND, rfc3339 } from '../world/reads.ts';
 import { anvilMetadata, checkForking, hardhatMetadata, nodeInfo, snapshotBlock } from './dev-node-info.ts';
 import { u256 } from './dev-quantity.ts';
 import { dropFromEngine } from './engine-pool.ts';
+import { loadMerged } from './state-merge.ts';
 import type { CChain } from './evm.ts';
 
 const MAX_SNAPSHOT = BigInt(Number.MAX_SAFE_INTEGER);
@@ -159,7 +160,8 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
     dev.reset();
   };
   const dumpState = () => dev.dumpState().state;
-  const loadState = ({ state }: { state: string }) => dev.loadState({ state });
+  // anvil's merge (./state-merge.ts), for its alias hardhat_loadState too.
+  const loadState = ({ state }: { state: string }) => loadMerged(chain, () => dev.loadState({ state }));
   /** A pooled transaction dropped: true; else false, or (`mined`) EDR's refusal of a mined one as Hardhat's does. */
   const drop = ({ hash }: { hash: string }, mined?: 'refused') =>
     chain.run(async (provider) => {

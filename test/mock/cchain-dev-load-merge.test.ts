@@ -62,4 +62,16 @@ describe.each(['anvil_loadState', 'hardhat_loadState'])('%s', (method) => {
     await c('anvil_loadState', [merged]);
     expect(await account(EDITED)).toEqual(edited);
   });
+
+  // The engine sets no nonce while its pool holds a transaction (EDR's SetAccountNonceWithPendingTransactions).
+  it('puts back a nonce while the loaded state holds a pending transaction', async () => {
+    await c('evm_setAutomine', [false]);
+    const { wallet } = cClients(node.url);
+    const hash = await wallet.sendTransaction({ to: PAID, value: 1n });
+    const state = await c('anvil_dumpState');
+    await c('anvil_setNonce', [EDITED, '0x3']);
+    expect(await c(method, [state])).toBe(true);
+    expect(await c('eth_getTransactionCount', [EDITED, 'latest'])).toBe('0x3');
+    expect(await c('eth_getTransactionByHash', [hash])).toMatchObject({ hash, blockNumber: null });
+  });
 });
