@@ -8,7 +8,7 @@
 import { engineParams } from './block-hashes.ts';
 import { readBlock } from './block-reads.ts';
 import { transactionBytes } from './blocks.ts';
-import { COINBASE, type CChain, EvmError } from './evm.ts';
+import { type CChain, EvmError } from './evm.ts';
 import { unpackRevert } from './geth-errors.ts';
 import { VM_ERRORS } from './access-list.ts';
 import { withCallGas } from './transaction-args.ts';
@@ -102,7 +102,7 @@ export function corethDefaultMethods(
     // The blocks the chain refused, of which the mock's has none.
     eth_getBadBlocks: async () => [],
     eth_callDetailed: (params) => callDetailed(chain, call, params),
-    // Ethereum.Etherbase: the miner's etherbase, coreth's BlackholeAddr on every node.
-    eth_etherbase: async () => `0x${COINBASE}`,
+    // Ethereum.Etherbase: the miner's etherbase, coreth's BlackholeAddr on every node (or anvil_setCoinbase's).
+    eth_etherbase: async () => `0x${chain.coinbase}`,
   };
 }

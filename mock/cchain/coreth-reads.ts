@@ -13,7 +13,7 @@ import { BLOCK_NUMBER_OR_HASH, engineParams } from './block-hashes.ts';
 import { runEstimate } from './call-run.ts';
 import { engineLookup } from './block-reads.ts';
 import type { CChain } from './evm.ts';
-import { COINBASE, EvmError } from './evm.ts';
+import { EvmError } from './evm.ts';
 import { appliedOverride, withOverride } from './estimate-override.ts';
 import { gethAnswer } from './geth-errors.ts';
 import { withoutPool } from './pool-hidden.ts';
@@ -194,8 +194,9 @@ const checkedCall = (args: unknown) =>
  */
 export async function corethFirst(chain: CChain, method: string, params: unknown): Promise<string | undefined> {
   if (method === 'eth_sign') return '{"error":{"code":-32000,"message":"unknown account"}}';
-  // eth.EthereumAPI.Coinbase: the etherbase the VM sets (plugin/evm/vm.go SetEtherbase(constants.BlackholeAddr)).
-  if (method === 'eth_coinbase') return `{"result":"0x${COINBASE}"}`;
+  // eth.EthereumAPI.Coinbase: the etherbase the VM sets (plugin/evm/vm.go SetEtherbase(constants.BlackholeAddr)), or
+  // the one anvil_setCoinbase chose, as anvil's eth_coinbase answers it.
+  if (method === 'eth_coinbase') return `{"result":"0x${chain.coinbase}"}`;
   const args = Array.isArray(params) ? params : [];
   const byNumber = BLOCK_NUMBER_ARGUMENT[method];
   const byState = BLOCK_NUMBER_OR_HASH[method];

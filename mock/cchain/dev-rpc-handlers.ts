@@ -9,13 +9,14 @@ import { RpcError } from '../../generated/c-chain/server/dist/index.js';
 import type { DevControls } from '../engine/dev.ts';
 import { LAST_RFC3339_SECOND, rfc3339 } from '../world/reads.ts';
 import { anvilMetadata, checkForking, hardhatMetadata, nodeInfo, snapshotBlock } from './dev-node-info.ts';
+import { u256 } from './dev-quantity.ts';
 import { dropFromEngine } from './engine-pool.ts';
+import { loadMerged } from './state-merge.ts';
 import type { CChain } from './evm.ts';
 
 const MAX_SNAPSHOT = BigInt(Number.MAX_SAFE_INTEGER);
 const MAX_U256 = 2n ** 256n - 1n;
 
-const bigintOf = (value: Quantity | bigint): bigint => BigInt(value);
 const evmAddress = (address: string): string => address.slice(2).toLowerCase();
 const invalid = (message: string) => new RpcError(-32602, message);
 
@@ -49,7 +50,7 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
     return `0x${BigInt(snapshotID).toString(16)}`;
   };
   const revert = ({ id }: { id: Quantity }) => {
-    const n = bigintOf(id);
+    const n = u256(id);
     if (n < 1n || n > MAX_SNAPSHOT) return false;
     try {
       // Used up, as anvil's revert_state_snapshot (RevertRemove) and EDR's revert_to_snapshot do.
@@ -64,7 +65,7 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
   const lastBlockTime = async () =>
     BigInt(((await chain.request('eth_getBlockByNumber', ['latest', false])) as { timestamp: string }).timestamp);
   const setTime = async (timestamp: Quantity | bigint) => {
-    const time = bigintOf(timestamp);
+    const time = u256(timestamp);
     const last = await lastBlockTime();
     // Hardhat's refusal (EDR): a block is never before its parent.
     if (time < last) throw invalid(`Timestamp ${time} is lower than the previous block's timestamp ${last}`);
@@ -78,7 +79,7 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
   const increaseTime = async ({ seconds }: { seconds: Quantity }) => {
     const now = chain.world.time.get();
     const last = await lastBlockTime();
-    await setTime((last > now ? last : now) + bigintOf(seconds));
+    await setTime((last > now ? last : now) + u256(seconds));
     return offsetOf(chain);
   };
   const checkBlocks = (blocks: bigint) => {
@@ -123,11 +124,13 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
   const setAutomine = ({ enabled }: { enabled: boolean }) => dev.setAutomine({ enabled });
   const getAutomine = () => chain.request('hardhat_getAutomine') as Promise<boolean>;
   const setBalance = ({ address, balance }: { address: string; balance: Quantity }) =>
-    chain.run(async () => chain.setBalance(evmAddress(address), bigintOf(balance)));
+    chain.run(async () => chain.setBalance(evmAddress(address), u256(balance)));
+  const setNextBaseFee = ({ baseFeePerGas }: { baseFeePerGas: Quantity }) => chain.setNextBaseFee(u256(baseFeePerGas));
+  const setCoinbase = ({ address }: { address: string }) => chain.setCoinbase(evmAddress(address));
   const setCode = ({ address, code }: { address: string; code: string }) => dev.setCode({ address, code });
   const setNonce = async ({ address, nonce }: { address: string; nonce: Quantity }) => {
-    if (bigintOf(nonce) >= 2n ** 64n) throw invalid(`nonce ${nonce} is more than 64 bits`);
-    await dev.setNonce({ address, nonce: String(bigintOf(nonce)) });
+    if (u256(nonce) >= 2n ** 64n) throw invalid(`nonce ${nonce} is more than 64 bits`);
+    await dev.setNonce({ address, nonce: String(u256(nonce)) });
   };
   /** EDR's refusal of a lower nonce (SetAccountNonceLowerThanCurrent, data.rs set_account_nonce), in its words. */
   const setNonceAsHardhat = async (params: { address: string; nonce: Quantity }) => {
@@ -135,7 +138,7 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
     // anvil sets it.
     if (chain.world.cChainPool.size > 0)
       throw new RpcError(-32603, 'Cannot set account nonce when the transaction pool is not empty');
-    const proposed = bigintOf(params.nonce);
+    const proposed = u256(params.nonce);
     const account = evmAddress(params.address);
     const previous = await chain.run(
       async (provider) => (await chain.accounts(provider, [account])).get(account)!.nonce,
@@ -145,7 +148,7 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
     await setNonce(params);
   };
   const setStorageAt = ({ address, slot, value }: { address: string; slot: Quantity; value: string }) =>
-    dev.setStorageAt({ address, slot: `0x${bigintOf(slot).toString(16).padStart(64, '0')}`, value });
+    dev.setStorageAt({ address, slot: `0x${u256(slot).toString(16).padStart(64, '0')}`, value });
   const impersonate = ({ address }: { address: string }) => dev.impersonate({ address });
   const stopImpersonating = async ({ address }: { address: string }) => {
     const was = chain.impersonated.has(evmAddress(address));
@@ -157,7 +160,8 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
     dev.reset();
   };
   const dumpState = () => dev.dumpState().state;
-  const loadState = ({ state }: { state: string }) => dev.loadState({ state });
+  // anvil's merge (./state-merge.ts), for its alias hardhat_loadState too.
+  const loadState = ({ state }: { state: string }) => loadMerged(chain, () => dev.loadState({ state }));
   /** A pooled transaction dropped: true; else false, or (`mined`) EDR's refusal of a mined one as Hardhat's does. */
   const drop = ({ hash }: { hash: string }, mined?: 'refused') =>
     chain.run(async (provider) => {
@@ -188,17 +192,17 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
     anvilIncreaseTime: (p) => increaseTime(p).then(Number),
     evmSetNextBlockTimestamp: async ({ timestamp }) => {
       // EDR's TimestampEqualsPrevious (data.rs set_next_block_timestamp); a Granite C-Chain block is later too.
-      if (bigintOf(timestamp) === (await lastBlockTime()))
+      if (u256(timestamp) === (await lastBlockTime()))
         throw new RpcError(
           -32000,
-          `Timestamp ${bigintOf(timestamp)} is equal to the previous block's timestamp. Enable the 'allowBlocksWithSameTimestamp' option to allow this`,
+          `Timestamp ${u256(timestamp)} is equal to the previous block's timestamp. Enable the 'allowBlocksWithSameTimestamp' option to allow this`,
         );
       await setTime(timestamp);
-      return String(bigintOf(timestamp));
+      return String(u256(timestamp));
     },
     anvilSetNextBlockTimestamp: async ({ timestamp }) => {
       // anvil's TimestampError (backend/time.rs set_next_block_timestamp): only a time before the last block's.
-      const [time, last] = [bigintOf(timestamp), await lastBlockTime()];
+      const [time, last] = [u256(timestamp), await lastBlockTime()];
       if (time < last) throw invalid(`Timestamp error: ${time} is lower than previous block's timestamp`);
       await setTime(time);
       return null;
@@ -208,13 +212,13 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
     evmMine: async ({ options }) => {
       const { timestamp, blocks = 1 } =
         typeof options === 'object' && options !== null ? options : { timestamp: options ?? undefined };
-      checkBlocks(bigintOf(blocks));
+      checkBlocks(u256(blocks));
       if (timestamp !== undefined) await setTime(timestamp);
-      await mine(bigintOf(blocks), 0n, false);
+      await mine(u256(blocks), 0n, false);
       return '0' as const;
     },
-    anvilMine: anvil(({ blocks = '0x1', interval = '0x0' }) => mine(bigintOf(blocks), bigintOf(interval), true)),
-    hardhatMine: hardhat(({ blocks = '0x1', interval = '0x1' }) => mine(bigintOf(blocks), bigintOf(interval), false)),
+    anvilMine: anvil(({ blocks = '0x1', interval = '0x0' }) => mine(u256(blocks), u256(interval), true)),
+    hardhatMine: hardhat(({ blocks = '0x1', interval = '0x1' }) => mine(u256(blocks), u256(interval), false)),
     anvilGetAutomine: getAutomine,
     hardhatGetAutomine: getAutomine,
     evmSetAutomine: hardhat(setAutomine),
@@ -223,9 +227,9 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
     // (api.rs anvil_set_interval_mining: FixedBlockTime, or None for 0), so automine is off after it either way.
     // evm_setIntervalMining is served as Hardhat's: anvil's alias of that name takes seconds (viem's anvil mode sends
     // them there), which only anvil_setIntervalMining reads as seconds here.
-    evmSetIntervalMining: hardhat(({ interval }) => setIntervalMining(bigintOf(interval))),
+    evmSetIntervalMining: hardhat(({ interval }) => setIntervalMining(u256(interval))),
     anvilSetIntervalMining: anvil(({ interval }) => {
-      setIntervalMining(bigintOf(interval) * 1000n);
+      setIntervalMining(u256(interval) * 1000n);
       dev.setAutomine({ enabled: false });
     }),
     anvilSetBalance: anvil(setBalance),
@@ -234,10 +238,14 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
       chain.run(async (provider) => {
         const account = evmAddress(address);
         // anvil_add_balance's saturating_add.
-        const sum = (await chain.balance(provider, account)) + bigintOf(amount);
+        const sum = (await chain.balance(provider, account)) + u256(amount);
         chain.setBalance(account, sum < MAX_U256 ? sum : MAX_U256);
       }),
     ),
+    anvilSetNextBlockBaseFeePerGas: anvil(setNextBaseFee),
+    hardhatSetNextBlockBaseFeePerGas: hardhat(setNextBaseFee),
+    anvilSetCoinbase: anvil(setCoinbase),
+    hardhatSetCoinbase: hardhat(setCoinbase),
     anvilSetCode: anvil(setCode),
     hardhatSetCode: hardhat(setCode),
     anvilSetNonce: anvil(setNonce),

@@ -21,8 +21,6 @@ export function serveDevMethods(world: World, dev: DevControls): void {
 const DEV_METHOD = /^(anvil|hardhat|evm)_/;
 
 const GAS_LIMIT = "the C-Chain's block gas limit is set by coreth's fee rules (ACP-176), not by the node";
-const BASE_FEE = "the C-Chain's base fee is set for every block by coreth's fee rules (ACP-176)";
-const COINBASE = "a C-Chain block's coinbase is coreth's, which no node chooses";
 const LOGGING = "the mock's call log is set as it starts (--quiet)";
 const INTERVAL = "the mock's clock moves only when told (evm_increaseTime, evm_setNextBlockTimestamp)";
 const FINAL = "the C-Chain's accepted blocks are final: no reorg or rollback";
@@ -34,13 +32,9 @@ const FINAL = "the C-Chain's accepted blocks are final: no reorg or rollback";
 const REFUSED: Readonly<Record<string, string>> = {
   evm_setBlockGasLimit: GAS_LIMIT,
   anvil_setBlockGasLimit: GAS_LIMIT,
-  anvil_setNextBlockBaseFeePerGas: BASE_FEE,
-  hardhat_setNextBlockBaseFeePerGas: BASE_FEE,
-  anvil_setCoinbase: COINBASE,
-  hardhat_setCoinbase: COINBASE,
   hardhat_setPrevRandao: "the mock cannot choose a C-Chain block's prevrandao",
   anvil_setChainId:
-    "the chain ID is the network's (43112 local, 43113 Fuji, 43114 Mainnet): start the mock with --network",
+    "the chain ID is the network's (43112 local, 43113 Fuji, 43114 Mainnet): start the mock with --network. Its EVM (Hardhat's EDR) takes a chain ID only as it is made, and a new one could not replay the chain's transactions, signed for this one (EIP-155)",
   anvil_setRpcUrl: 'the mock forks only as it starts (--fork-url)',
   anvil_setLoggingEnabled: LOGGING,
   hardhat_setLoggingEnabled: LOGGING,

@@ -105,7 +105,7 @@ export function editC(
  * SetAccountNonceWithPendingTransactions, where anvil sets it), and sends them back after in their order: one the
  * edit made invalid (its sender's nonce set past it) leaves the pool, as anvil's next block would leave it out.
  */
-async function poolAside(
+export async function poolAside(
   chain: CChain,
   provider: Parameters<Parameters<CChain['run']>[0]>[0],
   edit: () => Promise<void>,

@@ -33,6 +33,9 @@ export interface AtomicExtra {
 
 type Edr = typeof import('@nomicfoundation/edr');
 
+/** How the engine's pool held a tx sent while automining: behind a nonce gap, or pending a lower base fee. */
+export type Held = 'queued' | 'pending';
+
 /** An engine as made, before the chain's history is replayed into it. */
 interface NewEngine {
   provider: Provider;
@@ -109,8 +112,9 @@ const setAutomine = (on: boolean) => `{"jsonrpc":"2.0","id":0,"method":"evm_setA
  * every block's header.Coinbase, so it is each block's `miner`, what COINBASE pushes and where the fees go.
  */
 export const COINBASE = `01${'0'.repeat(38)}`;
-/** The coinbase's balance at the latest block, as a request in a batch (what a block's fees paid it). */
-const COINBASE_BALANCE = `{"jsonrpc":"2.0","id":0,"method":"eth_getBalance","params":["0x${COINBASE}","latest"]}`;
+/** A coinbase's balance at the latest block, as a request in a batch (what a block's fees paid it). */
+const balanceRequest = (address: string) =>
+  `{"jsonrpc":"2.0","id":0,"method":"eth_getBalance","params":["0x${address}","latest"]}`;
 /** The base fee part of a block's fees, which the engine burns and coreth pays the coinbase. */
 const baseFeesOf = (block: RpcBlock): bigint => BigInt(block.gasUsed) * BigInt(block.baseFeePerGas ?? '0x0');
 /**
@@ -139,6 +143,8 @@ export class CChain {
   private readonly queue = new OpQueue();
   /** Bumped by each state edit, revert and reset: a run aside (./detached-call.ts) reading a state it left sees it moved. */
   moves = 0;
+  /** Pooled txs announced as they came while automining (`pooled`), not again once mined. */
+  private readonly announcedPending = new Set<string>();
   /** Dev snapshot IDs to the engine's; undefined: taken before the engine existed, so reverting means a fresh chain. */
   private readonly marks = new Map<string, Promise<string | undefined>>();
   private automine = true;
@@ -171,6 +177,16 @@ export class CChain {
    * after it, when read there too.
    */
   private mined?: { block: RpcBlock; at: number; coinbase?: bigint };
+  /**
+   * The coinbase of the blocks the engine builds (40-hex): coreth's BlackholeAddr, unless anvil_setCoinbase chose
+   * another (a dev override: coreth's syntacticVerify refuses such a block). A node setting, as on anvil: snapshots
+   * leave it, a reset brings coreth's back.
+   */
+  coinbase = COINBASE;
+  /** Set once the coinbase was chosen: every block's is then set again before it (an engine revert may move it). */
+  private coinbaseChosen = false;
+  /** anvil_setNextBlockBaseFeePerGas's base fee for the next block, in place of coreth's rules; used by that block. */
+  private nextBaseFeeSet: bigint | undefined;
   /**
    * Balances (wei) and nonces by 40-hex address as the engine has them once the deferred requests are sent: read by
    * `accounts` or set by an atomic tx. Any request whose effect on them is unknown forgets them all, so the next atomic
@@ -227,7 +243,12 @@ export class CChain {
       });
     else if (saved.id !== blockIDOf(hash))
       throw new Error(`the saved C-Chain's genesis ${saved.id} is not this network's (${blockIDOf(hash)})`);
-    if (await replayChain(this, provider)) await this.call(provider, 'evm_setAutomine', [this.automine]);
+    if (await replayChain(this, provider))
+      await this.calls(provider, [
+        ['evm_setAutomine', [this.automine]],
+        // The replay set each block's own coinbase.
+        ['hardhat_setCoinbase', [`0x${this.coinbase}`]],
+      ]);
     if (this.world.fork) this.lastTime = BigInt((await this.latestHeader(provider)).timestamp);
     for (const address of this.impersonated) await this.call(provider, 'hardhat_impersonateAccount', [`0x${address}`]);
     return provider;
@@ -291,7 +312,7 @@ export class CChain {
       bailOnCallFailure: true,
       bailOnTransactionFailure: false,
       chainId: genesis.chainID,
-      coinbase: Buffer.from(COINBASE, 'hex'),
+      coinbase: Buffer.from(this.coinbase, 'hex'),
       defaultTransactionGasLimit: gasLimit,
       genesisState: genesis.alloc.map((a) => ({
         address: Buffer.from(a.address, 'hex'),
@@ -383,13 +404,15 @@ export class CChain {
   /**
    * A tx the engine's pool took (`raw`, its signed bytes as hex): journaled for a saved state while it is pending, then
    * announced. A queued one (a nonce gap, ./nonce-queue.ts) is announced only once mined, as coreth announces only
-   * executable txs; the queue is then held to coreth's caps (the engine's pool drops what coreth's would).
+   * executable txs; the queue is then held to coreth's caps (the engine's pool drops what coreth's would). `held`: the
+   * engine held it in its pool while automining (see `sendTransaction`).
    */
-  async pooled(provider: Provider, hash: string, raw: string, queued: boolean): Promise<void> {
-    // While automining, a tx not queued is already mined.
-    if (this.automine && !queued) return this.announce(provider, [hash]);
+  async pooled(provider: Provider, hash: string, raw: string, held?: Held): Promise<void> {
+    // While automining, a tx not held is already mined.
+    if (this.automine && !held) return this.announce(provider, [hash]);
     poolSent(this.world, hash, raw);
-    if (!queued) {
+    if (held !== 'queued') {
+      if (this.automine) this.announcedPending.add(hash);
       forgetReplaced(this.world, hash);
       return this.announce(provider, [hash]);
     }
@@ -411,6 +434,7 @@ export class CChain {
    */
   private setNextBlock(): void {
     this.defer('hardhat_setNextBlockBaseFeePerGas', [hex(this.nextBaseFee())]);
+    if (this.coinbaseChosen) this.defer('hardhat_setCoinbase', [`0x${this.coinbase}`]);
     if (this.randomIsDifficulty) this.defer('hardhat_setPrevRandao', [CORETH_PREVRANDAO]);
     this.deferNextBlockTime();
   }
@@ -430,6 +454,7 @@ export class CChain {
    * the time and base fee the next block gets (`setNextBlock`).
    */
   nextBaseFee(): bigint {
+    if (this.nextBaseFeeSet !== undefined) return this.nextBaseFeeSet;
     const last = this.fees.at(-1);
     const time = this.nextBlockTime();
     if (!last || this.estimate?.after !== last || this.estimate.time !== time)
@@ -464,7 +489,7 @@ export class CChain {
    * The engine's blocks after the last indexed one, oldest first, and the coinbase's balance after them when their
    * fees pay it (see `acceptBlocks`): every engine read their acceptance needs.
    */
-  private async newBlocks(provider: Provider): Promise<{ blocks: RpcBlock[]; coinbase?: bigint }> {
+  private async newBlocks(provider: Provider): Promise<{ blocks: RpcBlock[]; coinbases: Map<string, bigint> }> {
     const mined = this.mined?.at === this.sent ? this.mined : undefined;
     const last = mined?.block ?? ((await this.call(provider, 'eth_getBlockByNumber', ['latest', true])) as RpcBlock);
     const latest = Number(last.number);
@@ -472,22 +497,31 @@ export class CChain {
     for (let height = this.world.indexes['C/block'].length + 1; height < latest; height++)
       blocks.push((await this.call(provider, 'eth_getBlockByNumber', [hex(BigInt(height)), true])) as RpcBlock);
     if (latest > this.world.indexes['C/block'].length) blocks.push(last);
-    const paid = blocks.some((block) => baseFeesOf(block) > 0n);
-    return { blocks, coinbase: paid ? (mined?.coinbase ?? (await this.balance(provider, COINBASE))) : undefined };
+    const coinbases = new Map<string, bigint>();
+    for (const block of blocks) {
+      const miner = block.miner.slice(2).toLowerCase();
+      if (baseFeesOf(block) === 0n || coinbases.has(miner)) continue;
+      const read = miner === this.coinbase ? mined?.coinbase : undefined;
+      coinbases.set(miner, read ?? (await this.balance(provider, miner)));
+    }
+    return { blocks, coinbases };
   }
 
   /** Each new block into the indexes (genesis too, when the engine is new), then announced; `extra` is the last one's. */
   private async acceptBlocks(
     provider: Provider,
-    { blocks, coinbase }: { blocks: RpcBlock[]; coinbase?: bigint },
+    { blocks, coinbases }: { blocks: RpcBlock[]; coinbases: Map<string, bigint> },
     extra?: AtomicExtra,
   ): Promise<void> {
-    let baseFees = 0n;
+    const paid = new Map(coinbases);
+    // The set base fee was the next block's only.
+    if (blocks.length > 0) this.nextBaseFeeSet = undefined;
     const promoted: string[][] = [];
     blocks.forEach((block, i) => {
       const height = Number(block.number);
       this.recordFees(block, i === blocks.length - 1 ? extra : undefined);
-      baseFees += baseFeesOf(block);
+      const miner = block.miner.slice(2).toLowerCase();
+      if (paid.has(miner)) paid.set(miner, paid.get(miner)! + baseFeesOf(block));
       // A block after the genesis is named by its proposervm block.
       acceptIntoIndexes(this.world, 'C', {
         height,
@@ -495,13 +529,19 @@ export class CChain {
         bytes: corethBlockBytes(this, block, this.fees[height]!.extra),
       });
       const pool = this.world.cChainPool;
-      promoted.push(pool.size > 0 ? block.transactions.filter((tx) => pool.delete(tx.hash)).map((tx) => tx.hash) : []);
+      promoted.push(
+        pool.size > 0
+          ? block.transactions
+              .filter((tx) => pool.delete(tx.hash) && !this.announcedPending.delete(tx.hash))
+              .map((tx) => tx.hash)
+          : [],
+      );
     });
     // coreth pays the coinbase each tx's whole fee, gas used times the effective gas price (core/state_transition.go),
     // where the engine burns the base fee part: that part is paid here, journaled at the last block for a replay.
-    if (coinbase !== undefined) this.setBalance(COINBASE, coinbase + baseFees);
+    for (const [miner, balance] of paid) this.setBalance(miner, balance);
     for (const [i, block] of blocks.entries()) {
-      // While automining, a pending tx mined later was a queued one, not announced until now (see `pooled`).
+      // While automining, a pooled tx mined later was a queued one, not announced until now (see `pooled`).
       if (this.automine) await this.announce(provider, promoted[i]!);
       for (const listener of this.blockListeners) await listener(block, provider).catch(ignore);
     }
@@ -554,28 +594,36 @@ export class CChain {
    * latest block after it, which `acceptNewBlocks` then takes. The engine stops a batch at its first error and answers
    * that error as it answers the call alone.
    */
-  async sendTransaction(provider: Provider, request: string): Promise<{ answer: string; queued: boolean }> {
+  async sendTransaction(provider: Provider, request: string): Promise<{ answer: string; held?: Held }> {
     const requests = [
       ...this.deferred.map((deferred) => JSON.stringify(deferred)),
       request,
       LATEST_BLOCK,
-      COINBASE_BALANCE,
+      balanceRequest(this.coinbase),
     ];
     this.deferred = [];
     const answer = await this.send(provider, `[${requests.join(',')}]`);
     const { result, error } = JSON.parse(answer) as { result?: unknown[]; error?: { message?: unknown } };
     if (result) {
       this.mined = { block: result.at(-2) as RpcBlock, at: this.sent, coinbase: BigInt(result.at(-1) as string) };
-      return { answer: `{"result":${JSON.stringify(result.at(-3))}}`, queued: false };
+      return { answer: `{"result":${JSON.stringify(result.at(-3))}}` };
     }
-    if (!this.automine || !String(error?.message).startsWith('Nonce too high')) return { answer, queued: false };
-    // coreth queues a nonce gap (./nonce-queue.ts); the engine does only while not automining.
-    const queued = await this.send(provider, `[${setAutomine(false)},${request},${setAutomine(true)}]`);
-    const { result: sent } = JSON.parse(queued) as { result?: unknown[] };
-    if (sent) return { answer: `{"result":${JSON.stringify(sent[1])}}`, queued: true };
+    const refusal = String(error?.message);
+    // coreth queues a nonce gap (./nonce-queue.ts), and pools a fee cap below the next block's base fee (its pool's
+    // only floor is acp176.MinGasPrice, vm.go SetMinFee; the miner leaves the tx out until a base fee is at most its
+    // cap); the engine holds either only while not automining.
+    const held = refusal.startsWith('Nonce too high')
+      ? 'queued'
+      : / is too low for the next block, which has a baseFeePerGas of /.test(refusal)
+        ? 'pending'
+        : undefined;
+    if (!this.automine || !held) return { answer };
+    const pooled = await this.send(provider, `[${setAutomine(false)},${request},${setAutomine(true)}]`);
+    const { result: sent } = JSON.parse(pooled) as { result?: unknown[] };
+    if (sent) return { answer: `{"result":${JSON.stringify(sent[1])}}`, held };
     // The engine stopped at the refusal: automining is turned back on on its own.
     await this.send(provider, setAutomine(true), true);
-    return { answer: queued, queued: false };
+    return { answer: pooled };
   }
 
   /** `keepsKnown`: the request changes no balance or nonce but by the edits `known` already holds. */
@@ -720,7 +768,7 @@ export class CChain {
       this.mined = { block: block as RpcBlock, at: this.sent };
       // A block without transactions changes no account but the coinbase's (the engine's block reward before Shanghai).
       if ((block as RpcBlock).transactions.length === 0) {
-        known.delete(COINBASE);
+        known.delete(this.coinbase);
         this.known = known;
       }
     }
@@ -761,6 +809,10 @@ export class CChain {
   /** The chain as it started: the next call creates it anew. */
   reset(): Promise<void> {
     this.marks.clear();
+    this.coinbase = COINBASE;
+    this.coinbaseChosen = false;
+    this.nextBaseFeeSet = undefined;
+    this.announcedPending.clear();
     if (!this.touched) return Promise.resolve();
     const done = this.run(async () => {
       this.moves++;
@@ -805,6 +857,23 @@ export class CChain {
     return this.run(async (p) => {
       await this.call(p, 'evm_setAutomine', [enabled]);
     }).catch(ignore);
+  }
+
+  /** anvil_setNextBlockBaseFeePerGas: the next block's base fee (wei), which the pending block shows at once. */
+  setNextBaseFee(wei: bigint): Promise<void> {
+    return this.run(async (p) => {
+      await this.calls(p, [['hardhat_setNextBlockBaseFeePerGas', [hex(wei)]]], true);
+      this.nextBaseFeeSet = wei;
+    });
+  }
+
+  /** anvil_setCoinbase: the coinbase (40-hex) of every block from the next one. */
+  setCoinbase(address: string): Promise<void> {
+    return this.run(async (p) => {
+      await this.calls(p, [['hardhat_setCoinbase', [`0x${address}`]]], true);
+      this.coinbase = address;
+      this.coinbaseChosen = true;
+    });
   }
 
   /** Adds `nAVAX` to an EVM address (40-hex): its balance after, in wei. */

@@ -83,6 +83,8 @@ export async function replayChain(chain: CChain, provider: Provider): Promise<bo
     }
   };
   await chain.call(provider, 'evm_setAutomine', [false]);
+  // Each block's coinbase, coreth's unless anvil_setCoinbase chose another.
+  let coinbase = `0x${chain.coinbase}`;
   for (let i = 0; i < blocks.length; i++) {
     await applyEdits(i);
     const [header, txs, , , extData] = RLP.decode(blocks.at(i)!.block!.inner) as [
@@ -92,6 +94,10 @@ export async function replayChain(chain: CChain, provider: Provider): Promise<bo
       Item,
       Uint8Array,
     ];
+    if (hex(header[2]!) !== coinbase) {
+      coinbase = hex(header[2]!);
+      await chain.call(provider, 'hardhat_setCoinbase', [coinbase]);
+    }
     await chain.call(provider, 'evm_setNextBlockTimestamp', [quantity(header[11]!)]);
     // coreth's header: the base fee follows ExtDataHash.
     await chain.call(provider, 'hardhat_setNextBlockBaseFeePerGas', [quantity(header[16]!)]);

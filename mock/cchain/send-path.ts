@@ -78,13 +78,13 @@ export async function sendWrite(
     chain.world.cChainPool.has(transactionHash(raw))
   )
     return '{"error":{"code":-32000,"message":"already known"}}';
-  const { answer: sent, queued } = await asImpersonated(chain, p, autoImpersonated(chain, method, params), () =>
+  const { answer: sent, held } = await asImpersonated(chain, p, autoImpersonated(chain, method, params), () =>
     chain.sendTransaction(p, request),
   );
   const answer = corethAnswer(chain, method, sent);
   const { result } = JSON.parse(answer) as { result?: unknown };
   if (typeof result !== 'string') return answer;
-  if (method === 'eth_sendRawTransaction' && typeof raw === 'string') await chain.pooled(p, result, raw, queued);
+  if (method === 'eth_sendRawTransaction' && typeof raw === 'string') await chain.pooled(p, result, raw, held);
   if (method === 'eth_sendTransaction') {
     // Signed by the engine with an impersonated sender's fake signature, which the replay recognises.
     const tx = await chain.call(p, 'eth_getTransactionByHash', [result]);
@@ -93,7 +93,7 @@ export async function sendWrite(
         p,
         result,
         `0x${Buffer.from(transactionBytes(tx as Parameters<typeof transactionBytes>[0])).toString('hex')}`,
-        queued,
+        held,
       );
   }
   return answer;

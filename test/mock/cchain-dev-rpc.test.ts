@@ -192,7 +192,7 @@ describe.each<'anvil' | 'hardhat'>(['anvil', 'hardhat'])("viem's test client in 
         : 'New nonce (1) must not be smaller than the existing nonce (5)',
     );
     expect(await call('evm_setBlockGasLimit', ['0x1'])).toMatchObject({ code: -32601, message: /fee rules/ });
-    expect(await call(`${mode}_setNextBlockBaseFeePerGas`, ['0x1'])).toMatchObject({ code: -32601 });
+    expect(await call('anvil_setChainId', ['0x1'])).toMatchObject({ code: -32601, message: /chain ID/ });
     expect(await call(`${mode}_setMinGasPrice`, ['0x1'])).toEqual({
       code: -32602,
       message: `${mode}_setMinGasPrice is not supported when EIP-1559 is active`,

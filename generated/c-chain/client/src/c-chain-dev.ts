@@ -31,8 +31,12 @@ import type {
   AnvilSetBalanceResult,
   AnvilSetCodeParams,
   AnvilSetCodeResult,
+  AnvilSetCoinbaseParams,
+  AnvilSetCoinbaseResult,
   AnvilSetIntervalMiningParams,
   AnvilSetIntervalMiningResult,
+  AnvilSetNextBlockBaseFeePerGasParams,
+  AnvilSetNextBlockBaseFeePerGasResult,
   AnvilSetNextBlockTimestampParams,
   AnvilSetNextBlockTimestampResult,
   AnvilSetNonceParams,
@@ -79,6 +83,10 @@ import type {
   HardhatSetBalanceResult,
   HardhatSetCodeParams,
   HardhatSetCodeResult,
+  HardhatSetCoinbaseParams,
+  HardhatSetCoinbaseResult,
+  HardhatSetNextBlockBaseFeePerGasParams,
+  HardhatSetNextBlockBaseFeePerGasResult,
   HardhatSetNonceParams,
   HardhatSetNonceResult,
   HardhatSetStorageAtParams,
@@ -114,6 +122,10 @@ export type CChainDevClientErrors = {
   anvilSetBalance: never;
   hardhatSetBalance: never;
   anvilAddBalance: never;
+  anvilSetNextBlockBaseFeePerGas: never;
+  hardhatSetNextBlockBaseFeePerGas: never;
+  anvilSetCoinbase: never;
+  hardhatSetCoinbase: never;
   anvilSetCode: never;
   hardhatSetCode: never;
   anvilSetNonce: never;
@@ -168,6 +180,10 @@ const ERRORS = {
   anvilSetBalance: {},
   hardhatSetBalance: {},
   anvilAddBalance: {},
+  anvilSetNextBlockBaseFeePerGas: {},
+  hardhatSetNextBlockBaseFeePerGas: {},
+  anvilSetCoinbase: {},
+  hardhatSetCoinbase: {},
   anvilSetCode: {},
   hardhatSetCode: {},
   anvilSetNonce: {},
@@ -202,14 +218,17 @@ const ERRORS = {
  * 'hardhat' })`, Hardhat's network helpers (`loadFixture`) and Foundry scripts call, served at
  * `/ext/bc/C/rpc` beside the C-Chain's API. Each is one of the mock's controls of `/ext/dev`
  * (openrpc/dev.json), so it moves the X-, P- and C-Chain together: a snapshot is the whole network's,
- * time is the network's clock. Params are by position, as anvil and Hardhat read them; bad ones are
- * refused with -32602, and a control's own refusal (a nonce below the account's, a state that is no
- * dumped state) with -32000 and its words, as Hardhat refuses. `anvil_*` answers as anvil does,
- * `hardhat_*` as Hardhat does, `evm_*` as Hardhat does. What has no meaning on the C-Chain is refused
- * with -32601 and the reason: the block gas limit, base fee and coinbase (coreth's rules set them:
- * `evm_setBlockGasLimit`, `*_setNextBlockBaseFeePerGas`, `*_setCoinbase`), `*_setMinGasPrice` (anvil's
- * own refusal under EIP-1559), `*_setPrevRandao`, `*_setChainId`, `*_setRpcUrl`, `*_setLoggingEnabled`
- * (the log is `--quiet`'s), `anvil_autoImpersonateAccount`, `anvil_setBlockTimestampInterval` and
+ * time is the network's clock. Params are by position, as anvil and Hardhat read them (a quantity as
+ * anvil's U256 reads it: a JSON number, or `0x` hex, `0o` octal, `0b` binary or decimal digits); bad
+ * ones are refused with -32602, and a control's own refusal (a nonce below the account's, a state that
+ * is no dumped state) with -32000 and its words, as Hardhat refuses. `anvil_*` answers as anvil does,
+ * `hardhat_*` as Hardhat does, `evm_*` as Hardhat does. The next block's base fee and the blocks'
+ * coinbase are set as anvil and Hardhat set them (`*_setNextBlockBaseFeePerGas`, `*_setCoinbase`),
+ * though coreth's own verification would refuse such a block: dev overrides, as a set balance is. What
+ * has no meaning on the C-Chain is refused with -32601 and the reason: the block gas limit (coreth's
+ * fee rules set it: `evm_setBlockGasLimit`), `*_setMinGasPrice` (anvil's own refusal under EIP-1559),
+ * `*_setPrevRandao`, `*_setChainId`, `*_setRpcUrl`, `*_setLoggingEnabled` (the log is `--quiet`'s),
+ * `anvil_autoImpersonateAccount`, `anvil_setBlockTimestampInterval` and
  * `anvil_removeBlockTimestampInterval`. Served only by the mock node, and only while its development
  * controls are on; never by AvalancheGo (a node answers each with -32601). Marked `x-mock-only`: `npm
  * run conform` never calls these methods on a node.
@@ -240,6 +259,10 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
     anvilSetBalance: 'anvil_setBalance',
     hardhatSetBalance: 'hardhat_setBalance',
     anvilAddBalance: 'anvil_addBalance',
+    anvilSetNextBlockBaseFeePerGas: 'anvil_setNextBlockBaseFeePerGas',
+    hardhatSetNextBlockBaseFeePerGas: 'hardhat_setNextBlockBaseFeePerGas',
+    anvilSetCoinbase: 'anvil_setCoinbase',
+    hardhatSetCoinbase: 'hardhat_setCoinbase',
     anvilSetCode: 'anvil_setCode',
     hardhatSetCode: 'hardhat_setCode',
     anvilSetNonce: 'anvil_setNonce',
@@ -759,6 +782,114 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
   }
 
   /**
+   * Set the next block's base fee.
+   *
+   * Sets the base fee of the next C-Chain block, in place of the one coreth's fee rules (ACP-176) give
+   * it; the pending block shows it at once, and the blocks after it have coreth's again (the fee state
+   * goes on as coreth's rules move it, not from this fee). coreth itself would refuse such a block
+   * (consensus/dummy/consensus.go: "expected base fee"): a dev override, as on anvil. A saved state
+   * replays the block as built; a reset forgets a fee not yet used. Answers as anvil does. Served by the
+   * mock node only, and only while its development controls are on (not with `--no-dev`).
+   *
+   * JSON-RPC method `anvil_setNextBlockBaseFeePerGas` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param params - The params, sent by position ({@link AnvilSetNextBlockBaseFeePerGasParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link AnvilSetNextBlockBaseFeePerGasResult}).
+   */
+  anvilSetNextBlockBaseFeePerGas(
+    params: AnvilSetNextBlockBaseFeePerGasParams,
+    options?: CallOptions,
+  ): Promise<AnvilSetNextBlockBaseFeePerGasResult> {
+    return this.request<AnvilSetNextBlockBaseFeePerGasResult>(
+      'anvil_setNextBlockBaseFeePerGas',
+      this.positional(params, ['baseFeePerGas']),
+      options,
+      ERRORS.anvilSetNextBlockBaseFeePerGas,
+    );
+  }
+
+  /**
+   * Set the next block's base fee.
+   *
+   * Sets the base fee of the next C-Chain block, in place of the one coreth's fee rules (ACP-176) give
+   * it; the pending block shows it at once, and the blocks after it have coreth's again (the fee state
+   * goes on as coreth's rules move it, not from this fee). coreth itself would refuse such a block
+   * (consensus/dummy/consensus.go: "expected base fee"): a dev override, as on anvil. A saved state
+   * replays the block as built; a reset forgets a fee not yet used. Answers as Hardhat does. Served by
+   * the mock node only, and only while its development controls are on (not with `--no-dev`).
+   *
+   * JSON-RPC method `hardhat_setNextBlockBaseFeePerGas` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param params - The params, sent by position ({@link HardhatSetNextBlockBaseFeePerGasParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link HardhatSetNextBlockBaseFeePerGasResult}).
+   */
+  hardhatSetNextBlockBaseFeePerGas(
+    params: HardhatSetNextBlockBaseFeePerGasParams,
+    options?: CallOptions,
+  ): Promise<HardhatSetNextBlockBaseFeePerGasResult> {
+    return this.request<HardhatSetNextBlockBaseFeePerGasResult>(
+      'hardhat_setNextBlockBaseFeePerGas',
+      this.positional(params, ['baseFeePerGas']),
+      options,
+      ERRORS.hardhatSetNextBlockBaseFeePerGas,
+    );
+  }
+
+  /**
+   * Set the blocks' coinbase.
+   *
+   * Sets the coinbase of every C-Chain block from the next one: its `miner`, what COINBASE pushes, where
+   * each transaction's whole fee goes (base fee included, as coreth pays it), and what `eth_coinbase`
+   * answers. coreth's blocks all have its BlackholeAddr 0x0100…0000 (plugin/evm/vm.go SetEtherbase) and
+   * its verification refuses any other (wrapped_block.go syntacticVerify): a dev override, as on anvil.
+   * A node setting: snapshots and reverts leave it; a reset brings back coreth's. A saved state replays
+   * each block with its own. Answers as anvil does. Served by the mock node only, and only while its
+   * development controls are on (not with `--no-dev`).
+   *
+   * JSON-RPC method `anvil_setCoinbase` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param params - The params, sent by position ({@link AnvilSetCoinbaseParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link AnvilSetCoinbaseResult}).
+   */
+  anvilSetCoinbase(params: AnvilSetCoinbaseParams, options?: CallOptions): Promise<AnvilSetCoinbaseResult> {
+    return this.request<AnvilSetCoinbaseResult>(
+      'anvil_setCoinbase',
+      this.positional(params, ['address']),
+      options,
+      ERRORS.anvilSetCoinbase,
+    );
+  }
+
+  /**
+   * Set the blocks' coinbase.
+   *
+   * Sets the coinbase of every C-Chain block from the next one: its `miner`, what COINBASE pushes, where
+   * each transaction's whole fee goes (base fee included, as coreth pays it), and what `eth_coinbase`
+   * answers. coreth's blocks all have its BlackholeAddr 0x0100…0000 (plugin/evm/vm.go SetEtherbase) and
+   * its verification refuses any other (wrapped_block.go syntacticVerify): a dev override, as on anvil.
+   * A node setting: snapshots and reverts leave it; a reset brings back coreth's. A saved state replays
+   * each block with its own. Answers as Hardhat does. Served by the mock node only, and only while its
+   * development controls are on (not with `--no-dev`).
+   *
+   * JSON-RPC method `hardhat_setCoinbase` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
+   *
+   * @param params - The params, sent by position ({@link HardhatSetCoinbaseParams}).
+   * @param options - Abort signal and timeout of this call.
+   * @returns The result ({@link HardhatSetCoinbaseResult}).
+   */
+  hardhatSetCoinbase(params: HardhatSetCoinbaseParams, options?: CallOptions): Promise<HardhatSetCoinbaseResult> {
+    return this.request<HardhatSetCoinbaseResult>(
+      'hardhat_setCoinbase',
+      this.positional(params, ['address']),
+      options,
+      ERRORS.hardhatSetCoinbase,
+    );
+  }
+
+  /**
    * Set an account's code.
    *
    * Sets the C-Chain account's code (`dev.setCode`). Answers as anvil does. Served by the mock node
@@ -1205,9 +1336,13 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
   /**
    * Replace the network's state.
    *
-   * Replaces the whole network's state with a dumped one of the same network (`dev.loadState`; anvil
-   * merges, the mock replaces). Answers `true`. Answers as anvil does. Served by the mock node only, and
-   * only while its development controls are on (not with `--no-dev`).
+   * Loads a dumped state of the same network (`dev.loadState`: the X- and P-Chain and the C-Chain's
+   * blocks, pool and clock are the state's) and merges the C-Chain's accounts as anvil's load_state
+   * does: an account the state holds takes its values, one it lacks keeps the node's balance, nonce,
+   * code and storage (put back as dev edits, so a later dump keeps them). The accounts of a state are
+   * worked out as anvil's database would hold them: the genesis's, the dev edits' and atomic txs', and
+   * those each transaction touched (the engine's prestateTracer). Answers `true`. Answers as anvil does.
+   * Served by the mock node only, and only while its development controls are on (not with `--no-dev`).
    *
    * JSON-RPC method `anvil_loadState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
@@ -1227,9 +1362,14 @@ export class CChainDevClient extends JsonRpcClient<CChainDevClientErrors> {
   /**
    * Replace the network's state.
    *
-   * Replaces the whole network's state with a dumped one of the same network (`dev.loadState`; anvil
-   * merges, the mock replaces). Answers `true`. Answers as Hardhat does. Served by the mock node only,
-   * and only while its development controls are on (not with `--no-dev`).
+   * Loads a dumped state of the same network (`dev.loadState`: the X- and P-Chain and the C-Chain's
+   * blocks, pool and clock are the state's) and merges the C-Chain's accounts as anvil's load_state
+   * does: an account the state holds takes its values, one it lacks keeps the node's balance, nonce,
+   * code and storage (put back as dev edits, so a later dump keeps them). The accounts of a state are
+   * worked out as anvil's database would hold them: the genesis's, the dev edits' and atomic txs', and
+   * those each transaction touched (the engine's prestateTracer). Answers `true`. Answers as Hardhat
+   * does. Served by the mock node only, and only while its development controls are on (not with
+   * `--no-dev`).
    *
    * JSON-RPC method `hardhat_loadState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *

@@ -34,8 +34,12 @@ import type {
   AnvilSetBalanceResult,
   AnvilSetCodeParams,
   AnvilSetCodeResult,
+  AnvilSetCoinbaseParams,
+  AnvilSetCoinbaseResult,
   AnvilSetIntervalMiningParams,
   AnvilSetIntervalMiningResult,
+  AnvilSetNextBlockBaseFeePerGasParams,
+  AnvilSetNextBlockBaseFeePerGasResult,
   AnvilSetNextBlockTimestampParams,
   AnvilSetNextBlockTimestampResult,
   AnvilSetNonceParams,
@@ -82,6 +86,10 @@ import type {
   HardhatSetBalanceResult,
   HardhatSetCodeParams,
   HardhatSetCodeResult,
+  HardhatSetCoinbaseParams,
+  HardhatSetCoinbaseResult,
+  HardhatSetNextBlockBaseFeePerGasParams,
+  HardhatSetNextBlockBaseFeePerGasResult,
   HardhatSetNonceParams,
   HardhatSetNonceResult,
   HardhatSetStorageAtParams,
@@ -109,14 +117,17 @@ type Answer<T> = Exact<T> | RawJson<T> | Promise<Exact<T> | RawJson<T>>;
  * 'hardhat' })`, Hardhat's network helpers (`loadFixture`) and Foundry scripts call, served at
  * `/ext/bc/C/rpc` beside the C-Chain's API. Each is one of the mock's controls of `/ext/dev`
  * (openrpc/dev.json), so it moves the X-, P- and C-Chain together: a snapshot is the whole network's,
- * time is the network's clock. Params are by position, as anvil and Hardhat read them; bad ones are
- * refused with -32602, and a control's own refusal (a nonce below the account's, a state that is no
- * dumped state) with -32000 and its words, as Hardhat refuses. `anvil_*` answers as anvil does,
- * `hardhat_*` as Hardhat does, `evm_*` as Hardhat does. What has no meaning on the C-Chain is refused
- * with -32601 and the reason: the block gas limit, base fee and coinbase (coreth's rules set them:
- * `evm_setBlockGasLimit`, `*_setNextBlockBaseFeePerGas`, `*_setCoinbase`), `*_setMinGasPrice` (anvil's
- * own refusal under EIP-1559), `*_setPrevRandao`, `*_setChainId`, `*_setRpcUrl`, `*_setLoggingEnabled`
- * (the log is `--quiet`'s), `anvil_autoImpersonateAccount`, `anvil_setBlockTimestampInterval` and
+ * time is the network's clock. Params are by position, as anvil and Hardhat read them (a quantity as
+ * anvil's U256 reads it: a JSON number, or `0x` hex, `0o` octal, `0b` binary or decimal digits); bad
+ * ones are refused with -32602, and a control's own refusal (a nonce below the account's, a state that
+ * is no dumped state) with -32000 and its words, as Hardhat refuses. `anvil_*` answers as anvil does,
+ * `hardhat_*` as Hardhat does, `evm_*` as Hardhat does. The next block's base fee and the blocks'
+ * coinbase are set as anvil and Hardhat set them (`*_setNextBlockBaseFeePerGas`, `*_setCoinbase`),
+ * though coreth's own verification would refuse such a block: dev overrides, as a set balance is. What
+ * has no meaning on the C-Chain is refused with -32601 and the reason: the block gas limit (coreth's
+ * fee rules set it: `evm_setBlockGasLimit`), `*_setMinGasPrice` (anvil's own refusal under EIP-1559),
+ * `*_setPrevRandao`, `*_setChainId`, `*_setRpcUrl`, `*_setLoggingEnabled` (the log is `--quiet`'s),
+ * `anvil_autoImpersonateAccount`, `anvil_setBlockTimestampInterval` and
  * `anvil_removeBlockTimestampInterval`. Served only by the mock node, and only while its development
  * controls are on; never by AvalancheGo (a node answers each with -32601). Marked `x-mock-only`: `npm
  * run conform` never calls these methods on a node.
@@ -329,6 +340,48 @@ export interface CChainDevHandlers {
    *          its message) to fail the call.
    */
   anvilAddBalance(params: AnvilAddBalanceParams, context: HandlerContext): Answer<AnvilAddBalanceResult>;
+  /**
+   * Set the next block's base fee.
+   *
+   * Answers `anvil_setNextBlockBaseFeePerGas` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  anvilSetNextBlockBaseFeePerGas(
+    params: AnvilSetNextBlockBaseFeePerGasParams,
+    context: HandlerContext,
+  ): Answer<AnvilSetNextBlockBaseFeePerGasResult>;
+  /**
+   * Set the next block's base fee.
+   *
+   * Answers `hardhat_setNextBlockBaseFeePerGas` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  hardhatSetNextBlockBaseFeePerGas(
+    params: HardhatSetNextBlockBaseFeePerGasParams,
+    context: HandlerContext,
+  ): Answer<HardhatSetNextBlockBaseFeePerGasResult>;
+  /**
+   * Set the blocks' coinbase.
+   *
+   * Answers `anvil_setCoinbase` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  anvilSetCoinbase(params: AnvilSetCoinbaseParams, context: HandlerContext): Answer<AnvilSetCoinbaseResult>;
+  /**
+   * Set the blocks' coinbase.
+   *
+   * Answers `hardhat_setCoinbase` at `/ext/bc/C/rpc`.
+   *
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   */
+  hardhatSetCoinbase(params: HardhatSetCoinbaseParams, context: HandlerContext): Answer<HardhatSetCoinbaseResult>;
   /**
    * Set an account's code.
    *
@@ -851,6 +904,46 @@ export const cChainDevMethods: readonly MethodSpec[] = [
     validateParams: validator('anvil_addBalance', 'params'),
     validateResult: validator('anvil_addBalance', 'result'),
     writeResult: validators.writeAnvilAddBalanceResult,
+  },
+  {
+    name: 'anvil_setNextBlockBaseFeePerGas',
+    handler: 'anvilSetNextBlockBaseFeePerGas',
+    params: ['baseFeePerGas'],
+    byName: false,
+    shape: { properties: { BASEFEEPERGAS: { name: 'baseFeePerGas' } } },
+    validateParams: validator('anvil_setNextBlockBaseFeePerGas', 'params'),
+    validateResult: validator('anvil_setNextBlockBaseFeePerGas', 'result'),
+    writeResult: validators.writeAnvilSetNextBlockBaseFeePerGasResult,
+  },
+  {
+    name: 'hardhat_setNextBlockBaseFeePerGas',
+    handler: 'hardhatSetNextBlockBaseFeePerGas',
+    params: ['baseFeePerGas'],
+    byName: false,
+    shape: { properties: { BASEFEEPERGAS: { name: 'baseFeePerGas' } } },
+    validateParams: validator('hardhat_setNextBlockBaseFeePerGas', 'params'),
+    validateResult: validator('hardhat_setNextBlockBaseFeePerGas', 'result'),
+    writeResult: validators.writeHardhatSetNextBlockBaseFeePerGasResult,
+  },
+  {
+    name: 'anvil_setCoinbase',
+    handler: 'anvilSetCoinbase',
+    params: ['address'],
+    byName: false,
+    shape: { properties: { ADDRESS: { name: 'address' } } },
+    validateParams: validator('anvil_setCoinbase', 'params'),
+    validateResult: validator('anvil_setCoinbase', 'result'),
+    writeResult: validators.writeAnvilSetCoinbaseResult,
+  },
+  {
+    name: 'hardhat_setCoinbase',
+    handler: 'hardhatSetCoinbase',
+    params: ['address'],
+    byName: false,
+    shape: { properties: { ADDRESS: { name: 'address' } } },
+    validateParams: validator('hardhat_setCoinbase', 'params'),
+    validateResult: validator('hardhat_setCoinbase', 'result'),
+    writeResult: validators.writeHardhatSetCoinbaseResult,
   },
   {
     name: 'anvil_setCode',

@@ -314,6 +314,66 @@ export interface AnvilAddBalanceParams {
 export type AnvilAddBalanceResult = null;
 
 /**
+ * The params of `anvil_setNextBlockBaseFeePerGas`.
+ */
+export interface AnvilSetNextBlockBaseFeePerGasParams {
+  /**
+   * The base fee per gas of the next block, in wei: a number or a hex quantity.
+   */
+  baseFeePerGas: Quantity;
+}
+
+/**
+ * The result of `anvil_setNextBlockBaseFeePerGas`.
+ */
+export type AnvilSetNextBlockBaseFeePerGasResult = null;
+
+/**
+ * The params of `hardhat_setNextBlockBaseFeePerGas`.
+ */
+export interface HardhatSetNextBlockBaseFeePerGasParams {
+  /**
+   * The base fee per gas of the next block, in wei: a number or a hex quantity.
+   */
+  baseFeePerGas: Quantity;
+}
+
+/**
+ * The result of `hardhat_setNextBlockBaseFeePerGas`.
+ */
+export type HardhatSetNextBlockBaseFeePerGasResult = true;
+
+/**
+ * The params of `anvil_setCoinbase`.
+ */
+export interface AnvilSetCoinbaseParams {
+  /**
+   * The account.
+   */
+  address: Address;
+}
+
+/**
+ * The result of `anvil_setCoinbase`.
+ */
+export type AnvilSetCoinbaseResult = null;
+
+/**
+ * The params of `hardhat_setCoinbase`.
+ */
+export interface HardhatSetCoinbaseParams {
+  /**
+   * The account.
+   */
+  address: Address;
+}
+
+/**
+ * The result of `hardhat_setCoinbase`.
+ */
+export type HardhatSetCoinbaseResult = true;
+
+/**
  * The params of `anvil_setCode`.
  */
 export interface AnvilSetCodeParams {
@@ -1742,7 +1802,9 @@ export interface PriceOptions {
 }
 
 /**
- * A non-negative integer, as a JSON number or a hex string (anvil and Hardhat take either).
+ * A non-negative integer below 2^256, as anvil's U256 (alloy's ruint `Uint`) reads it: a JSON number,
+ * or a string of `0x`/`0X` hex, `0o`/`0O` octal, `0b`/`0B` binary or else decimal digits, `_` skipped
+ * (`"1_000"`), no digits being 0. Hardhat takes the same.
  */
 export type Quantity = string | number;
 

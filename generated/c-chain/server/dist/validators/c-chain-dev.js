@@ -188,6 +188,38 @@ export const schemas = {
     },
     "result": { "type": "null" },
   },
+  "anvil_setNextBlockBaseFeePerGas": {
+    "params": {
+      "type": "object",
+      "properties": { "baseFeePerGas": { "$ref": "#/components/schemas/Quantity" } },
+      "required": ["baseFeePerGas"],
+    },
+    "result": { "type": "null" },
+  },
+  "hardhat_setNextBlockBaseFeePerGas": {
+    "params": {
+      "type": "object",
+      "properties": { "baseFeePerGas": { "$ref": "#/components/schemas/Quantity" } },
+      "required": ["baseFeePerGas"],
+    },
+    "result": { "type": "boolean", "const": true },
+  },
+  "anvil_setCoinbase": {
+    "params": {
+      "type": "object",
+      "properties": { "address": { "$ref": "#/components/schemas/address" } },
+      "required": ["address"],
+    },
+    "result": { "type": "null" },
+  },
+  "hardhat_setCoinbase": {
+    "params": {
+      "type": "object",
+      "properties": { "address": { "$ref": "#/components/schemas/address" } },
+      "required": ["address"],
+    },
+    "result": { "type": "boolean", "const": true },
+  },
   "anvil_setCode": {
     "params": {
       "type": "object",
@@ -746,6 +778,10 @@ export const writeAnvilSetIntervalMiningResult = nullJson;
 export const writeAnvilSetBalanceResult = nullJson;
 export const writeHardhatSetBalanceResult = booleanJson;
 export const writeAnvilAddBalanceResult = nullJson;
+export const writeAnvilSetNextBlockBaseFeePerGasResult = nullJson;
+export const writeHardhatSetNextBlockBaseFeePerGasResult = booleanJson;
+export const writeAnvilSetCoinbaseResult = nullJson;
+export const writeHardhatSetCoinbaseResult = booleanJson;
 export const writeAnvilSetCodeResult = nullJson;
 export const writeHardhatSetCodeResult = booleanJson;
 export const writeAnvilSetNonceResult = nullJson;

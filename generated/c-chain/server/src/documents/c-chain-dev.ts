@@ -12,16 +12,18 @@ export const cChainDevDocument: OpenrpcDocument = {
       "'hardhat' })`, Hardhat's network helpers (`loadFixture`) and Foundry scripts call, served at `/ext/bc/C/rpc` " +
       "beside the C-Chain's API. Each is one of the mock's controls of `/ext/dev` (openrpc/dev.json), so it moves " +
       "the X-, P- and C-Chain together: a snapshot is the whole network's, time is the network's clock. Params are " +
-      "by position, as anvil and Hardhat read them; bad ones are refused with -32602, and a control's own refusal (a " +
+      "by position, as anvil and Hardhat read them (a quantity as anvil's U256 reads it: a JSON number, or `0x` hex, " +
+      "`0o` octal, `0b` binary or decimal digits); bad ones are refused with -32602, and a control's own refusal (a " +
       "nonce below the account's, a state that is no dumped state) with -32000 and its words, as Hardhat refuses. " +
-      "`anvil_*` answers as anvil does, `hardhat_*` as Hardhat does, `evm_*` as Hardhat does. What has no meaning on " +
-      "the C-Chain is refused with -32601 and the reason: the block gas limit, base fee and coinbase (coreth's rules " +
-      "set them: `evm_setBlockGasLimit`, `*_setNextBlockBaseFeePerGas`, `*_setCoinbase`), `*_setMinGasPrice` " +
-      "(anvil's own refusal under EIP-1559), `*_setPrevRandao`, `*_setChainId`, `*_setRpcUrl`, `*_setLoggingEnabled` " +
-      "(the log is `--quiet`'s), `anvil_autoImpersonateAccount`, `anvil_setBlockTimestampInterval` and " +
-      "`anvil_removeBlockTimestampInterval`. Served only by the mock node, and only while its development controls " +
-      "are on; never by AvalancheGo (a node answers each with -32601). Marked `x-mock-only`: `npm run conform` never " +
-      "calls these methods on a node.",
+      "`anvil_*` answers as anvil does, `hardhat_*` as Hardhat does, `evm_*` as Hardhat does. The next block's base " +
+      "fee and the blocks' coinbase are set as anvil and Hardhat set them (`*_setNextBlockBaseFeePerGas`, " +
+      "`*_setCoinbase`), though coreth's own verification would refuse such a block: dev overrides, as a set balance " +
+      "is. What has no meaning on the C-Chain is refused with -32601 and the reason: the block gas limit (coreth's " +
+      "fee rules set it: `evm_setBlockGasLimit`), `*_setMinGasPrice` (anvil's own refusal under EIP-1559), " +
+      "`*_setPrevRandao`, `*_setChainId`, `*_setRpcUrl`, `*_setLoggingEnabled` (the log is `--quiet`'s), " +
+      "`anvil_autoImpersonateAccount`, `anvil_setBlockTimestampInterval` and `anvil_removeBlockTimestampInterval`. " +
+      "Served only by the mock node, and only while its development controls are on; never by AvalancheGo (a node " +
+      "answers each with -32601). Marked `x-mock-only`: `npm run conform` never calls these methods on a node.",
     "license": { "name": "Apache-2.0" },
   },
   "servers": [
@@ -480,6 +482,92 @@ export const cChainDevDocument: OpenrpcDocument = {
       "x-side-effects": "node",
     },
     {
+      "name": "anvil_setNextBlockBaseFeePerGas",
+      "summary": "Set the next block's base fee.",
+      "description": "Sets the base fee of the next C-Chain block, in place of the one coreth's fee rules (ACP-176) " +
+        "give it; the pending block shows it at once, and the blocks after it have coreth's again (the fee state " +
+        "goes on as coreth's rules move it, not from this fee). coreth itself would refuse such a block " +
+        "(consensus/dummy/consensus.go: \"expected base fee\"): a dev override, as on anvil. A saved state replays " +
+        "the block as built; a reset forgets a fee not yet used. Answers as anvil does. Served by the mock node " +
+        "only, and only while its development controls are on (not with `--no-dev`).",
+      "params": [{ "$ref": "#/components/contentDescriptors/BaseFeePerGas" }],
+      "paramStructure": "by-position",
+      "result": { "name": "null", "schema": { "type": "null" } },
+      "examples": [
+        {
+          "name": "setNextBlockBaseFeePerGas",
+          "params": [{ "name": "baseFeePerGas", "value": "0x3b9aca00" }],
+          "result": { "name": "null", "value": null },
+        },
+      ],
+      "x-side-effects": "node",
+    },
+    {
+      "name": "hardhat_setNextBlockBaseFeePerGas",
+      "summary": "Set the next block's base fee.",
+      "description": "Sets the base fee of the next C-Chain block, in place of the one coreth's fee rules (ACP-176) " +
+        "give it; the pending block shows it at once, and the blocks after it have coreth's again (the fee state " +
+        "goes on as coreth's rules move it, not from this fee). coreth itself would refuse such a block " +
+        "(consensus/dummy/consensus.go: \"expected base fee\"): a dev override, as on anvil. A saved state replays " +
+        "the block as built; a reset forgets a fee not yet used. Answers as Hardhat does. Served by the mock node " +
+        "only, and only while its development controls are on (not with `--no-dev`).",
+      "params": [{ "$ref": "#/components/contentDescriptors/BaseFeePerGas" }],
+      "paramStructure": "by-position",
+      "result": { "name": "success", "schema": { "type": "boolean", "const": true } },
+      "examples": [
+        {
+          "name": "setNextBlockBaseFeePerGas",
+          "params": [{ "name": "baseFeePerGas", "value": "0x3b9aca00" }],
+          "result": { "name": "success", "value": true },
+        },
+      ],
+      "x-side-effects": "node",
+    },
+    {
+      "name": "anvil_setCoinbase",
+      "summary": "Set the blocks' coinbase.",
+      "description": "Sets the coinbase of every C-Chain block from the next one: its `miner`, what COINBASE pushes, " +
+        "where each transaction's whole fee goes (base fee included, as coreth pays it), and what `eth_coinbase` " +
+        "answers. coreth's blocks all have its BlackholeAddr 0x0100…0000 (plugin/evm/vm.go SetEtherbase) and its " +
+        "verification refuses any other (wrapped_block.go syntacticVerify): a dev override, as on anvil. A node " +
+        "setting: snapshots and reverts leave it; a reset brings back coreth's. A saved state replays each block " +
+        "with its own. Answers as anvil does. Served by the mock node only, and only while its development controls " +
+        "are on (not with `--no-dev`).",
+      "params": [{ "$ref": "#/components/contentDescriptors/Address" }],
+      "paramStructure": "by-position",
+      "result": { "name": "null", "schema": { "type": "null" } },
+      "examples": [
+        {
+          "name": "setCoinbase",
+          "params": [{ "name": "address", "value": "0x00000000000000000000000000000000000A11CE" }],
+          "result": { "name": "null", "value": null },
+        },
+      ],
+      "x-side-effects": "node",
+    },
+    {
+      "name": "hardhat_setCoinbase",
+      "summary": "Set the blocks' coinbase.",
+      "description": "Sets the coinbase of every C-Chain block from the next one: its `miner`, what COINBASE pushes, " +
+        "where each transaction's whole fee goes (base fee included, as coreth pays it), and what `eth_coinbase` " +
+        "answers. coreth's blocks all have its BlackholeAddr 0x0100…0000 (plugin/evm/vm.go SetEtherbase) and its " +
+        "verification refuses any other (wrapped_block.go syntacticVerify): a dev override, as on anvil. A node " +
+        "setting: snapshots and reverts leave it; a reset brings back coreth's. A saved state replays each block " +
+        "with its own. Answers as Hardhat does. Served by the mock node only, and only while its development " +
+        "controls are on (not with `--no-dev`).",
+      "params": [{ "$ref": "#/components/contentDescriptors/Address" }],
+      "paramStructure": "by-position",
+      "result": { "name": "success", "schema": { "type": "boolean", "const": true } },
+      "examples": [
+        {
+          "name": "setCoinbase",
+          "params": [{ "name": "address", "value": "0x00000000000000000000000000000000000A11CE" }],
+          "result": { "name": "success", "value": true },
+        },
+      ],
+      "x-side-effects": "node",
+    },
+    {
       "name": "anvil_setCode",
       "summary": "Set an account's code.",
       "description": "Sets the C-Chain account's code (`dev.setCode`). Answers as anvil does. Served by the mock " +
@@ -871,9 +959,13 @@ export const cChainDevDocument: OpenrpcDocument = {
     {
       "name": "anvil_loadState",
       "summary": "Replace the network's state.",
-      "description": "Replaces the whole network's state with a dumped one of the same network (`dev.loadState`; " +
-        "anvil merges, the mock replaces). Answers `true`. Answers as anvil does. Served by the mock node only, and " +
-        "only while its development controls are on (not with `--no-dev`).",
+      "description": "Loads a dumped state of the same network (`dev.loadState`: the X- and P-Chain and the " +
+        "C-Chain's blocks, pool and clock are the state's) and merges the C-Chain's accounts as anvil's load_state " +
+        "does: an account the state holds takes its values, one it lacks keeps the node's balance, nonce, code and " +
+        "storage (put back as dev edits, so a later dump keeps them). The accounts of a state are worked out as " +
+        "anvil's database would hold them: the genesis's, the dev edits' and atomic txs', and those each transaction " +
+        "touched (the engine's prestateTracer). Answers `true`. Answers as anvil does. Served by the mock node only, " +
+        "and only while its development controls are on (not with `--no-dev`).",
       "params": [{ "$ref": "#/components/contentDescriptors/State" }],
       "paramStructure": "by-position",
       "result": { "name": "success", "schema": { "type": "boolean", "const": true } },
@@ -889,9 +981,13 @@ export const cChainDevDocument: OpenrpcDocument = {
     {
       "name": "hardhat_loadState",
       "summary": "Replace the network's state.",
-      "description": "Replaces the whole network's state with a dumped one of the same network (`dev.loadState`; " +
-        "anvil merges, the mock replaces). Answers `true`. Answers as Hardhat does. Served by the mock node only, " +
-        "and only while its development controls are on (not with `--no-dev`).",
+      "description": "Loads a dumped state of the same network (`dev.loadState`: the X- and P-Chain and the " +
+        "C-Chain's blocks, pool and clock are the state's) and merges the C-Chain's accounts as anvil's load_state " +
+        "does: an account the state holds takes its values, one it lacks keeps the node's balance, nonce, code and " +
+        "storage (put back as dev edits, so a later dump keeps them). The accounts of a state are worked out as " +
+        "anvil's database would hold them: the genesis's, the dev edits' and atomic txs', and those each transaction " +
+        "touched (the engine's prestateTracer). Answers `true`. Answers as Hardhat does. Served by the mock node " +
+        "only, and only while its development controls are on (not with `--no-dev`).",
       "params": [{ "$ref": "#/components/contentDescriptors/State" }],
       "paramStructure": "by-position",
       "result": { "name": "success", "schema": { "type": "boolean", "const": true } },
@@ -1121,10 +1217,12 @@ export const cChainDevDocument: OpenrpcDocument = {
   "components": {
     "schemas": {
       "Quantity": {
-        "title": "a number or hex quantity",
-        "description": "A non-negative integer, as a JSON number or a hex string (anvil and Hardhat take either).",
+        "title": "a number or a quantity string",
+        "description": "A non-negative integer below 2^256, as anvil's U256 (alloy's ruint `Uint`) reads it: a JSON " +
+          "number, or a string of `0x`/`0X` hex, `0o`/`0O` octal, `0b`/`0B` binary or else decimal digits, `_` " +
+          "skipped (`\"1_000\"`), no digits being 0. Hardhat takes the same.",
         "oneOf": [
-          { "type": "string", "pattern": "^0x[0-9a-fA-F]{1,64}$" },
+          { "type": "string", "pattern": "^(0[xX][0-9a-fA-F_]*|0[oO][0-7_]*|0[bB][01_]*|[0-9_]*)$" },
           { "type": "integer", "minimum": 0 },
         ],
       },
@@ -1167,6 +1265,12 @@ export const cChainDevDocument: OpenrpcDocument = {
         "name": "balance",
         "required": true,
         "description": "The balance in wei: a hex quantity.",
+        "schema": { "$ref": "#/components/schemas/Quantity" },
+      },
+      "BaseFeePerGas": {
+        "name": "baseFeePerGas",
+        "required": true,
+        "description": "The base fee per gas of the next block, in wei: a number or a hex quantity.",
         "schema": { "$ref": "#/components/schemas/Quantity" },
       },
       "BlockInterval": {
