@@ -756,13 +756,16 @@ export class CChain {
 
   /**
    * customheader.RemainingAtomicGasCapacity of the block just built (its fee state not yet recorded): AP5's 100,000
-   * before Fortuna, then ACP-176's capacity before the block less the gas its EVM txs used.
+   * before Fortuna, then ACP-176's capacity before the block less the gas its EVM txs used. The mock's clock stands
+   * still between time calls, so a block at its parent's time counts here as one second after it, as the P-Chain's
+   * capacity does: else a session's blocks at one time would drain it for good and strand every atomic tx after.
    */
   remainingAtomicGas(block: RpcBlock): bigint {
     const timestamp = BigInt(block.timestamp);
     const parent = this.fees[Number(block.number) - 1];
     if (!parent || !this.rules.active('fortuna', timestamp)) return 100_000n;
-    const before = this.rules.before(parent.state, parent.timestamp, timestamp);
+    const at = timestamp > parent.timestamp ? timestamp : parent.timestamp + 1n;
+    const before = this.rules.before(parent.state, parent.timestamp, at);
     const used = BigInt(block.gasUsed);
     return before.kind === 'acp176' && before.capacity > used ? before.capacity - used : 0n;
   }

@@ -135,6 +135,29 @@ describe('the atomic mempool while mining is off', () => {
     expect(await status(txIDOf(first))).toEqual({ status: 'Accepted', blockHeight: String(height + 1) });
     expect(await status(txIDOf(second))).toEqual({ status: 'Accepted', blockHeight: String(height + 1) });
     expect(await eth().getBalance({ address: b.evmAddress })).toBe(credited(second) + 7n);
+
+    // A saved state replays the batch: the rebuilt block hashes as the saved one (./replay.ts checks each).
+    const hashOf = async () => (await eth().getBlock({ blockNumber: BigInt(height + 1) })).hash;
+    const saved = await hashOf();
+    await node.dev.loadState(await node.dev.dumpState());
+    expect(await hashOf()).toBe(saved);
+    expect(await eth().getBalance({ address: b.evmAddress })).toBe(credited(second) + 7n);
+  });
+
+  it('lets an interval tick build the block of a pending atomic tx alone', async () => {
+    const key = newKey();
+    const unsigned = await fundedImport(key, key.evmBytes, await baseFeeNAVAX());
+    await issue(unsigned);
+    const height = await blockNumber();
+    await node.dev.setIntervalMining({ interval: 20 });
+    try {
+      await expect
+        .poll(() => status(txIDOf(unsigned)), { timeout: 60_000, interval: 20 })
+        .toEqual({ status: 'Accepted', blockHeight: String(height + 1) });
+    } finally {
+      await node.dev.setIntervalMining({ interval: 0 });
+    }
+    expect(await eth().getBalance({ address: key.evmAddress })).toBe(credited(unsigned));
   });
 
   it('replaces a pending tx by a higher-paying conflict, which drops it', async () => {
