@@ -118,6 +118,7 @@ export class LazyCChain {
   }
 
   reset(): void {
+    this.atomicApi?.clearPool();
     if (this.parts) void this.parts.chain.reset();
     else this.marks.clear();
   }

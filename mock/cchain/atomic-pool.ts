@@ -75,8 +75,7 @@ export class AtomicPool {
     if (this.pending.size >= MEMPOOL_SIZE) {
       const cheapest = this.byPrice().at(-1)!;
       const min = this.pending.get(cheapest)!.gasPrice;
-      if (entry.gasPrice <= min)
-        throw new Refusal(`insufficient fee currentMin=${min} provided=${entry.gasPrice}`);
+      if (entry.gasPrice <= min) throw new Refusal(`insufficient fee currentMin=${min} provided=${entry.gasPrice}`);
       this.discard(cheapest);
     }
     this.discarded.delete(id);
@@ -108,8 +107,15 @@ export class AtomicPool {
     this.discarded.set(id, { bytes: entry.bytes, order: this.next++ });
     if (this.discarded.size <= DISCARDED_SIZE) return;
     let oldest: [string, number] | undefined;
-    for (const [other, { order }] of this.discarded.entries()) if (!oldest || order < oldest[1]) oldest = [other, order];
+    for (const [other, { order }] of this.discarded.entries())
+      if (!oldest || order < oldest[1]) oldest = [other, order];
     this.discarded.delete(oldest![0]);
+  }
+
+  /** Empty, as a node starting on the world dev.loadState puts in place: the txs pooled were of another. */
+  clear(): void {
+    for (const id of [...this.pending.keys()]) this.drop(id);
+    for (const id of [...this.discarded.keys()]) this.discarded.delete(id);
   }
 
   private drop(id: string): PoolEntry | undefined {

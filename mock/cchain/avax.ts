@@ -134,6 +134,11 @@ export class AtomicApi implements AtomicBuilder {
     });
   }
 
+  /** The world was replaced (dev.reset, dev.loadState): the pool starts empty, as a node's does. */
+  clearPool(): void {
+    this.pool.clear();
+  }
+
   pending(): boolean {
     return this.pool.size > 0;
   }

@@ -3,7 +3,8 @@
  * viem: an issued ImportTx or ExportTx waits, `Processing`, its UTXOs held (a conflict refused in coreth's words, a
  * reissue answered with its ID), until the next block takes every pending atomic tx into its ExtData after the EVM's
  * transactions (postBatchOnFinalizeAndAssemble: an export whose nonce an EVM tx of the block used is discarded,
- * `Dropped`); a higher-paying conflict replaces the pending one; snapshots and reverts take the pool with the world.
+ * `Dropped`); a higher-paying conflict replaces the pending one; interval ticks and automined EVM txs build for it;
+ * snapshots and reverts take the pool with the world, a loaded state starts it empty, a saved one replays a batch.
  */
 import { createHash } from 'node:crypto';
 import { Context, addTxSignatures, evm, secp256k1, utils, type Common } from '@avalabs/avalanchejs';
@@ -201,10 +202,33 @@ describe('the atomic mempool while mining is off', () => {
     expect((await issue(exported)).error?.message).toBe('invalid nonce');
   });
 
+  it('puts a pending atomic tx in the block of the next automined EVM tx', async () => {
+    const key = newKey();
+    const unsigned = await fundedImport(key, key.evmBytes, await baseFeeNAVAX());
+    await issue(unsigned);
+    await node.dev.setAutomine({ enabled: true });
+    try {
+      expect(await status(txIDOf(unsigned))).toEqual({ status: 'Processing' });
+      const funder = createWalletClient({
+        transport: http(`${node.url}/ext/bc/C/rpc`),
+        account: privateKeyToAccount(`0x${Buffer.from(fundedKey()).toString('hex')}`),
+      });
+      const height = await blockNumber();
+      const hash = await funder.sendTransaction({ to: key.evmAddress, value: 9n, chain: null });
+      const block = await blockAt(height + 1);
+      expect(block.transactions).toEqual([hash]);
+      expect(atomicCount(block.blockExtraData)).toBe(1);
+      expect(await status(txIDOf(unsigned))).toEqual({ status: 'Accepted', blockHeight: String(height + 1) });
+      expect(await eth().getBalance({ address: key.evmAddress })).toBe(credited(unsigned) + 9n);
+    } finally {
+      await node.dev.setAutomine({ enabled: false });
+    }
+  });
+
   it('reverts the pool with a snapshot', async () => {
     const key = newKey();
-    const { snapshotID } = await node.dev.snapshot();
     const unsigned = await fundedImport(key, key.evmBytes, await baseFeeNAVAX());
+    const { snapshotID } = await node.dev.snapshot();
     await issue(unsigned);
     expect(await status(txIDOf(unsigned))).toEqual({ status: 'Processing' });
     await node.dev.revert({ snapshotID });
@@ -212,6 +236,15 @@ describe('the atomic mempool while mining is off', () => {
     const height = await blockNumber();
     await node.dev.mine({ chain: 'C', blocks: 1 });
     expect(atomicCount((await blockAt(height + 1)).blockExtraData)).toBe(0);
+
+    // A loaded state is a world of its own: the pool starts empty, as a node's.
+    const dumped = await node.dev.dumpState();
+    expect((await issue(unsigned)).result).toEqual({ txID: txIDOf(unsigned) });
+    expect(await status(txIDOf(unsigned))).toEqual({ status: 'Processing' });
+    await node.dev.loadState(dumped);
+    expect(await status(txIDOf(unsigned))).toEqual({ status: 'Unknown' });
+    await node.dev.mine({ chain: 'C', blocks: 1 });
+    expect(atomicCount((await blockAt(height + 2)).blockExtraData)).toBe(0);
   });
 });
 
