@@ -118,7 +118,7 @@ export class LazyCChain {
   }
 
   reset(): void {
-    this.atomicApi?.clearPool();
+    this.atomicApi?.reset();
     if (this.parts) void this.parts.chain.reset();
     else this.marks.clear();
   }

@@ -4,7 +4,9 @@
  * the EVM once a block includes it: it waits in coreth's atomic mempool (./atomic-pool.ts) for the next block, built at
  * once while automining; its record, like the pool and shared memory, is journaled in the world, so snapshots cover it.
  */
+import { RLP } from '@ethereumjs/rlp';
 import { decodeBytes } from '../shared/formatting.ts';
+import { idOf } from '../world/codec.ts';
 import { Refusal } from '../engine/refusals.ts';
 import { type Params, encode, encodingOf, parseID, utxoPage } from '../world/reads.ts';
 import { Table } from '../world/journal.ts';
@@ -23,6 +25,9 @@ interface AtomicRecord {
 }
 
 const ZERO_ID = '11111111111111111111111111111111LpoYY';
+/** A C block's ExtData, from coreth's block RLP the C/block index holds (header, txs, uncles, version, ExtData). */
+const extDataOf = (inner: Uint8Array): Uint8Array => (RLP.decode(inner) as Uint8Array[])[4]!;
+
 /** vm.go targetAtomicTxsSize: a block's atomic txs' bytes stop short of it. */
 const TARGET_ATOMIC_TXS_SIZE = 40 * 1024;
 
@@ -50,6 +55,13 @@ export class AtomicApi implements AtomicBuilder {
   /** Accepted atomic txs by ID (coreth's AtomicRepository). */
   private readonly accepted: Table<string, AtomicRecord>;
   private readonly pool: AtomicPool;
+  /**
+   * The accepted txs of the C blocks a world came with (a `--state` file, dev.loadState: coreth's repository is on its
+   * disk), each with its block's index entry, which must still be the world's for the record to hold.
+   */
+  private readonly loaded = new Map<string, AtomicRecord & { entry: unknown }>();
+  /** Whether `loaded` is still to be read from the world's C blocks. */
+  private stale: boolean;
 
   private readonly world: World;
   /** The EVM, loaded on the first tx to accept (./evm.ts): the reads and refusals before it started need only the world. */
@@ -63,6 +75,8 @@ export class AtomicApi implements AtomicBuilder {
     this.nodeVersion = nodeVersion;
     this.accepted = new Table(world.journal);
     this.pool = new AtomicPool(world);
+    // A fork's C blocks are its own, each recorded as it is built; a forked world is never saved nor loaded.
+    this.stale = !world.fork && world.indexes['C/block'].length > 0;
   }
 
   /** avax.getUTXOs: only from another chain (`sourceChain` is required), for `C-` addresses. */
@@ -134,9 +148,30 @@ export class AtomicApi implements AtomicBuilder {
     });
   }
 
-  /** The world was replaced (dev.reset, dev.loadState): the pool starts empty, as a node's does. */
-  clearPool(): void {
+  /**
+   * The world was replaced (dev.reset, dev.loadState): the pool starts empty, as a node's does, and the accepted txs
+   * are those of its C blocks.
+   */
+  reset(): void {
     this.pool.clear();
+    for (const id of [...this.accepted.keys()]) this.accepted.delete(id);
+    this.loaded.clear();
+    this.stale = !this.world.fork;
+  }
+
+  /** Reads `loaded` from the world's C blocks (loading the codec first when one of them holds atomic txs). */
+  private async readBlocks(): Promise<void> {
+    const blocks = this.world.indexes['C/block'];
+    const extData = () => Array.from({ length: blocks.length }, (_, i) => extDataOf(blocks.at(i)!.block!.inner));
+    if (!txModules && extData().some((data) => data.length > 0)) await loadTxModules();
+    if (!this.stale) return;
+    this.loaded.clear();
+    extData().forEach((data, i) => {
+      if (data.length === 0) return;
+      for (const tx of txModules!.batchTxs(data))
+        this.loaded.set(idOf(tx), { bytes: tx, blockHeight: BigInt(i + 1), entry: blocks.at(i) });
+    });
+    this.stale = false;
   }
 
   pending(): boolean {
@@ -206,18 +241,33 @@ export class AtomicApi implements AtomicBuilder {
   private record(p: Params): { id: string; record?: AtomicRecord } {
     const id = parseID(p.txID) ?? String(p.txID ?? '');
     if (id === ZERO_ID || id === '') throw new Error('nil transaction ID');
-    return { id, record: this.accepted.get(id) };
+    const loaded = this.loaded.get(id);
+    const held = loaded && this.world.indexes['C/block'].at(Number(loaded.blockHeight) - 1) === loaded.entry;
+    return { id, record: this.accepted.get(id) ?? (held ? loaded : undefined) };
+  }
+
+  /** A read once the world's C blocks have been read (see `loaded`). */
+  private read<T>(answer: () => T): T | Promise<T> {
+    return this.stale ? this.readBlocks().then(answer) : answer();
+  }
+
+  getAtomicTxStatus(p: Params) {
+    return this.read(() => this.status(p));
+  }
+
+  getAtomicTx(p: Params) {
+    return this.read(() => this.tx(p));
   }
 
   /** getAtomicTx's status: the accepted txs' repository first, then the mempool (pending or discarded). */
-  getAtomicTxStatus(p: Params): { status: 'Accepted' | 'Processing' | 'Dropped' | 'Unknown'; blockHeight?: string } {
+  private status(p: Params): { status: 'Accepted' | 'Processing' | 'Dropped' | 'Unknown'; blockHeight?: string } {
     const { id, record } = this.record(p);
     if (record) return { status: 'Accepted', blockHeight: String(record.blockHeight) };
     const pooled = this.pool.lookup(id);
     return { status: pooled ? (pooled.dropped ? 'Dropped' : 'Processing') : 'Unknown' };
   }
 
-  getAtomicTx(p: Params): { tx: string; encoding: Encoding; blockHeight?: string } {
+  private tx(p: Params): { tx: string; encoding: Encoding; blockHeight?: string } {
     const { id, record } = this.record(p);
     const bytes = record?.bytes ?? this.pool.lookup(id)?.bytes;
     if (!bytes) throw new Error(`could not find tx ${id}`);

@@ -4,7 +4,8 @@
  * reissue answered with its ID), until the next block takes every pending atomic tx into its ExtData after the EVM's
  * transactions (postBatchOnFinalizeAndAssemble: an export whose nonce an EVM tx of the block used is discarded,
  * `Dropped`); a higher-paying conflict replaces the pending one; interval ticks and automined EVM txs build for it;
- * snapshots and reverts take the pool with the world, a loaded state starts it empty, a saved one replays a batch.
+ * snapshots and reverts take the pool with the world, a loaded state starts it empty (its accepted txs read from its
+ * blocks), a saved one replays a batch.
  */
 import { createHash } from 'node:crypto';
 import { Context, addTxSignatures, evm, secp256k1, utils, type Common } from '@avalabs/avalanchejs';
@@ -237,14 +238,39 @@ describe('the atomic mempool while mining is off', () => {
     await node.dev.mine({ chain: 'C', blocks: 1 });
     expect(atomicCount((await blockAt(height + 1)).blockExtraData)).toBe(0);
 
-    // A loaded state is a world of its own: the pool starts empty, as a node's.
+    // A loaded state is a world of its own: the pool starts empty, as a node's, and the accepted txs are its blocks'.
+    const earlier = newKey();
+    const before = await fundedImport(earlier, earlier.evmBytes, await baseFeeNAVAX());
+    await issue(before);
+    await node.dev.mine({ chain: 'C', blocks: 1 });
     const dumped = await node.dev.dumpState();
+    const after = newKey();
+    const later = await fundedImport(after, after.evmBytes, await baseFeeNAVAX());
+    await issue(later);
+    await node.dev.mine({ chain: 'C', blocks: 1 });
+    expect(await status(txIDOf(later))).toEqual({ status: 'Accepted', blockHeight: String(height + 3) });
     expect((await issue(unsigned)).result).toEqual({ txID: txIDOf(unsigned) });
     expect(await status(txIDOf(unsigned))).toEqual({ status: 'Processing' });
     await node.dev.loadState(dumped);
     expect(await status(txIDOf(unsigned))).toEqual({ status: 'Unknown' });
+    expect(await status(txIDOf(later))).toEqual({ status: 'Unknown' });
+    expect(await status(txIDOf(before))).toEqual({ status: 'Accepted', blockHeight: String(height + 2) });
     await node.dev.mine({ chain: 'C', blocks: 1 });
-    expect(atomicCount((await blockAt(height + 2)).blockExtraData)).toBe(0);
+    expect(atomicCount((await blockAt(height + 3)).blockExtraData)).toBe(0);
+
+    // Another node given the state answers its atomic txs from its blocks too.
+    const other = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
+    try {
+      await other.dev.loadState(dumped);
+      const answer = await callRpc(`${other.url}/ext/bc/C/avax`, 'avax.getAtomicTx', { txID: txIDOf(before) });
+      expect(answer.result).toEqual({
+        tx: `0x${Buffer.from(utils.addChecksum(before.getSignedTx().toBytes())).toString('hex')}`,
+        encoding: 'hex',
+        blockHeight: String(height + 2),
+      });
+    } finally {
+      await other.close();
+    }
   });
 });
 
