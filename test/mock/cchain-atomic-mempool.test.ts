@@ -226,6 +226,29 @@ describe('the atomic mempool while mining is off', () => {
     }
   });
 
+  it('leaves an atomic tx that the block’s atomic gas capacity cannot hold for the next block', async () => {
+    const key = newKey();
+    const unsigned = await fundedImport(key, key.evmBytes, await baseFeeNAVAX());
+    await issue(unsigned);
+    const funder = createWalletClient({
+      transport: http(`${node.url}/ext/bc/C/rpc`),
+      account: privateKeyToAccount(`0x${Buffer.from(fundedKey()).toString('hex')}`),
+    });
+    // A creation whose code halts at once (INVALID) uses all its gas: ACP-176's capacity (10,000,000 at most) less it
+    // leaves 1,000, short of the import's gas (RemainingAtomicGasCapacity).
+    const hash = await funder.sendTransaction({ data: '0xfe', gas: 9_999_000n, chain: null });
+    const height = await blockNumber();
+    await node.dev.mine({ chain: 'C', blocks: 1 });
+    const full = await blockAt(height + 1);
+    expect(full.transactions).toEqual([hash]);
+    expect((await eth().getTransactionReceipt({ hash })).gasUsed).toBe(9_999_000n);
+    expect(atomicCount(full.blockExtraData)).toBe(0);
+    expect(await status(txIDOf(unsigned))).toEqual({ status: 'Processing' });
+    await node.dev.mine({ chain: 'C', blocks: 1 });
+    expect(atomicCount((await blockAt(height + 2)).blockExtraData)).toBe(1);
+    expect(await status(txIDOf(unsigned))).toEqual({ status: 'Accepted', blockHeight: String(height + 2) });
+  });
+
   it('reverts the pool with a snapshot', async () => {
     const key = newKey();
     const unsigned = await fundedImport(key, key.evmBytes, await baseFeeNAVAX());
