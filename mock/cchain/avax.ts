@@ -155,7 +155,7 @@ export class AtomicApi implements AtomicBuilder {
   reset(): void {
     this.pool.clear();
     for (const id of [...this.accepted.keys()]) this.accepted.delete(id);
-    this.loaded.clear();
+    // `loaded` keeps the records of the world replaced: a revert to before the load brings its blocks back.
     this.stale = !this.world.fork;
   }
 
@@ -165,7 +165,6 @@ export class AtomicApi implements AtomicBuilder {
     const extData = () => Array.from({ length: blocks.length }, (_, i) => extDataOf(blocks.at(i)!.block!.inner));
     if (!txModules && extData().some((data) => data.length > 0)) await loadTxModules();
     if (!this.stale) return;
-    this.loaded.clear();
     extData().forEach((data, i) => {
       if (data.length === 0) return;
       for (const tx of txModules!.batchTxs(data))
