@@ -118,6 +118,7 @@ export class LazyCChain {
   }
 
   reset(): void {
+    this.atomicApi?.reset();
     if (this.parts) void this.parts.chain.reset();
     else this.marks.clear();
   }
@@ -126,9 +127,13 @@ export class LazyCChain {
     if (this.parts) void this.parts.chain.moveTime(mine);
   }
 
-  /** A tick of interval mining (../engine/engine.ts): a C block from the pool when it holds txs, a loaded state's too. */
+  /**
+   * A tick of interval mining (../engine/engine.ts): a C block when the EVM's pool holds txs (a loaded state's too) or
+   * the atomic mempool does.
+   */
   minePending(): void {
-    if (this.world.cChainPool.size > 0) void this.load().then(({ chain }) => chain.minePending(), ignore);
+    if (this.world.cChainPool.size > 0 || this.atomicApi?.pending())
+      void this.load().then(({ chain }) => chain.minePending(), ignore);
   }
 
   /** The node closes: the C-Chain's runs on a second engine are killed (./cchain/second-engine.ts), their folders gone. */

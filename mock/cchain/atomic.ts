@@ -262,3 +262,44 @@ export function accountsOf(atomic: AtomicTx): string[] {
   const list: Transaction[] = atomic.kind === 'import' ? atomic.tx.Outs : atomic.tx.ins;
   return [...new Set(list.map((item) => hex(item.address.toBytes())))];
 }
+
+/** InputUTXOs: an import's UTXO keys; an export's inputs by nonce and address (coreth packs the two into an ID). */
+export function inputIDs(atomic: AtomicTx): string[] {
+  if (atomic.kind === 'import') return atomic.tx.importedInputs.map((input: Transaction) => keyOf(input));
+  return atomic.tx.ins.map((input: Transaction) => `${input.nonce.value()}:${hex(input.address.toBytes())}`);
+}
+
+/** atomic.EffectiveGasPrice of a verified tx: the AVAX it burns (inputs less outputs), in wei, per unit of its gas. */
+export function effectiveGasPrice(atomic: AtomicTx): bigint {
+  const tx = atomic.tx;
+  const sum = (amounts: bigint[]) => amounts.reduce((total, amount) => total + amount, 0n);
+  const burned =
+    atomic.kind === 'import'
+      ? sum(tx.importedInputs.map((i: Transaction) => i.amount() as bigint)) -
+        sum(tx.Outs.map((o: Transaction) => o.amount.value() as bigint))
+      : sum(tx.ins.map((i: Transaction) => i.amount.value() as bigint)) -
+        sum(tx.exportedOutputs.map((o: Transaction) => o.output.amount() as bigint));
+  return (burned * X2C_RATE) / gasUsed(atomic);
+}
+
+/** A block's ExtData since AP5: atomic.Codec of the []*Tx batch (codec version, u32 count, each tx without its version). */
+export function atomicBatch(txs: readonly Uint8Array[]): Uint8Array {
+  const head = Buffer.alloc(6);
+  head.writeUInt32BE(txs.length, 2);
+  return Buffer.concat([head, ...txs.map((tx) => tx.subarray(2))]);
+}
+
+/** The signed txs of a block's ExtData (./replay.ts), each with its codec version again. */
+export function batchTxs(extData: Uint8Array): Uint8Array[] {
+  if (extData.length === 0) return [];
+  const codec = evmManager().getDefaultCodec();
+  const { avaxSerial } = avalanche();
+  const out: Uint8Array[] = [];
+  let rest = extData.subarray(6);
+  for (let i = Buffer.from(extData).readUInt32BE(2); i > 0; i--) {
+    const [, after] = avaxSerial.SignedTx.fromBytes(rest, codec) as [unknown, Uint8Array];
+    out.push(Buffer.concat([Buffer.alloc(2), rest.subarray(0, rest.length - after.length)]));
+    rest = after;
+  }
+  return out;
+}

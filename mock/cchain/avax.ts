@@ -1,18 +1,23 @@
 /**
  * `/ext/bc/C/avax`, coreth's atomic API (plugin/evm/atomic/vm/api.go): the UTXOs X and P exported to C, and the
  * atomic transactions. An accepted ImportTx or ExportTx changes shared memory in the world and balances and nonces in
- * the EVM, and is included in a C-Chain block of its own at once (the mock builds one per atomic tx, whatever the
- * mining mode); its record, like shared memory, is journaled in the world, so snapshots cover it.
+ * the EVM once a block includes it: it waits in coreth's atomic mempool (./atomic-pool.ts) for the next block, built at
+ * once while automining; its record, like the pool and shared memory, is journaled in the world, so snapshots cover it.
  */
+import { RLP } from '@ethereumjs/rlp';
 import { decodeBytes } from '../shared/formatting.ts';
+import { idOf } from '../world/codec.ts';
 import { Refusal } from '../engine/refusals.ts';
 import { type Params, encode, encodingOf, parseID, utxoPage } from '../world/reads.ts';
 import { Table } from '../world/journal.ts';
 import { atomicKey, type World } from '../world/world.ts';
 import type { Encoding } from '../world/types.ts';
 import type { AtomicTx } from './atomic.ts';
+import { AtomicPool } from './atomic-pool.ts';
 import { corethVersion } from './coreth-version.ts';
-import type { AtomicExtra, CChain } from './evm.ts';
+import type { AtomicBuilder, AtomicExtra, CChain } from './evm.ts';
+import type { RpcBlock } from './blocks.ts';
+import type { Provider } from '@nomicfoundation/edr';
 
 interface AtomicRecord {
   bytes: Uint8Array;
@@ -20,16 +25,11 @@ interface AtomicRecord {
 }
 
 const ZERO_ID = '11111111111111111111111111111111LpoYY';
+/** A C block's ExtData, from coreth's block RLP the C/block index holds (header, txs, uncles, version, ExtData). */
+const extDataOf = (inner: Uint8Array): Uint8Array => (RLP.decode(inner) as Uint8Array[])[4]!;
 
-/**
- * A block's ExtData since AP5: atomic.Codec of the []*Tx batch (codec version, u32 count, then each tx without its own
- * version prefix).
- */
-function atomicBatch(tx: Uint8Array): Uint8Array {
-  const head = Buffer.alloc(6);
-  head.writeUInt32BE(1, 2);
-  return Buffer.concat([head, tx.subarray(2)]);
-}
+/** vm.go targetAtomicTxsSize: a block's atomic txs' bytes stop short of it. */
+const TARGET_ATOMIC_TXS_SIZE = 40 * 1024;
 
 /**
  * What a tx needs and the reads do not: avalanchejs' codec, the verification (./atomic.ts), the fee rules of the
@@ -51,9 +51,17 @@ export interface EvmSource {
   unstarted(): boolean;
 }
 
-export class AtomicApi {
+export class AtomicApi implements AtomicBuilder {
   /** Accepted atomic txs by ID (coreth's AtomicRepository). */
   private readonly accepted: Table<string, AtomicRecord>;
+  private readonly pool: AtomicPool;
+  /**
+   * The accepted txs of the C blocks a world came with (a `--state` file, dev.loadState: coreth's repository is on its
+   * disk), each with its block's index entry, which must still be the world's for the record to hold.
+   */
+  private readonly loaded = new Map<string, AtomicRecord & { entry: unknown }>();
+  /** Whether `loaded` is still to be read from the world's C blocks. */
+  private stale: boolean;
 
   private readonly world: World;
   /** The EVM, loaded on the first tx to accept (./evm.ts): the reads and refusals before it started need only the world. */
@@ -66,6 +74,9 @@ export class AtomicApi {
     this.evm = evm;
     this.nodeVersion = nodeVersion;
     this.accepted = new Table(world.journal);
+    this.pool = new AtomicPool(world);
+    // A fork's C blocks are its own, each recorded as it is built; a forked world is never saved nor loaded.
+    this.stale = !world.fork && world.indexes['C/block'].length > 0;
   }
 
   /** avax.getUTXOs: only from another chain (`sourceChain` is required), for `C-` addresses. */
@@ -106,63 +117,162 @@ export class AtomicApi {
     } catch (error) {
       throw new Refusal(`problem parsing transaction: ${(error as Error).message}`);
     }
+    // IssueTx ignores ErrAlreadyKnown: a pending tx issued again is answered its ID.
+    if (this.pool.has(atomic.id)) return Promise.resolve({ txID: atomic.id });
     // Refused at once when the engine has not started: EDR loads and creates its chain for a tx to accept.
     const start = this.evm.unstarted() ? modules.genesisView(this.world, this.nodeVersion) : undefined;
     if (start) modules.verifyAtomic(this.world, atomic, start);
     const chain = this.evm.chain();
     return chain instanceof Promise
-      ? chain.then((c) => this.accept(modules, c, atomic, bytes))
-      : this.accept(modules, chain, atomic, bytes);
+      ? chain.then((c) => this.add(modules, c, atomic))
+      : this.add(modules, chain, atomic);
   }
 
-  /** Verifies the decoded tx at the tip and, when valid, accepts it in a new block (queued after the calls before). */
-  private accept(
-    { accountsOf, gasUsed, verifyAtomic }: TxModules,
-    chain: CChain,
-    atomic: AtomicTx,
-    bytes: Uint8Array,
-  ): Promise<{ txID: string }> {
-    const { world } = this;
-    let extra: AtomicExtra | undefined;
-    return chain.write(
-      async (provider) => {
-        const accounts = await chain.accounts(provider, accountsOf(atomic));
-        const baseFee = chain.nextBaseFee();
-        const height = BigInt(chain.height + 1);
-        const effects = verifyAtomic(world, atomic, {
-          baseFee,
-          balance: (a) => accounts.get(a)?.balance ?? 0n,
-          nonce: (a) => accounts.get(a)?.nonce ?? 0n,
-        });
-        for (const key of effects.imported) world.atomic.delete(key);
-        for (const utxo of effects.exported) world.atomic.set(atomicKey(utxo.destinationChain, utxo.key), utxo);
-        this.accepted.set(atomic.id, { bytes, blockHeight: height });
-        for (const [address, wei] of effects.balances) chain.setBalance(address, wei);
-        for (const [address, nonce] of effects.nonces) chain.setNonce(address, nonce);
-        extra = { extData: atomicBatch(bytes), gasUsed: gasUsed(atomic) };
-        await chain.mineBlocks(provider, 1);
-        return { txID: atomic.id };
-      },
-      () => extra,
-    );
+  /**
+   * AddLocalTx: verified at the tip (vm.verifyTxAtTip, the next block's base fee at the world's time), then into the
+   * pool; while automining the next block is built at once, as coreth's builder builds as soon as a tx waits.
+   */
+  private add({ accountsOf, effectiveGasPrice, inputIDs, verifyAtomic }: TxModules, chain: CChain, atomic: AtomicTx) {
+    chain.atomicBuilder = this;
+    return chain.write(async (provider) => {
+      if (this.pool.has(atomic.id)) return { txID: atomic.id };
+      const accounts = await chain.accounts(provider, accountsOf(atomic));
+      verifyAtomic(this.world, atomic, {
+        baseFee: chain.nextBaseFee(),
+        balance: (a) => accounts.get(a)?.balance ?? 0n,
+        nonce: (a) => accounts.get(a)?.nonce ?? 0n,
+      });
+      this.pool.add(atomic.id, { bytes: atomic.bytes, gasPrice: effectiveGasPrice(atomic), inputs: inputIDs(atomic) });
+      if (chain.autoMining) await chain.mineBlocks(provider, 1);
+      return { txID: atomic.id };
+    });
+  }
+
+  /**
+   * The world was replaced (dev.reset, dev.loadState): the pool starts empty, as a node's does, and the accepted txs
+   * are those of its C blocks.
+   */
+  reset(): void {
+    this.pool.clear();
+    for (const id of [...this.accepted.keys()]) this.accepted.delete(id);
+    // `loaded` keeps the records of the world replaced: a revert to before the load brings its blocks back.
+    this.stale = !this.world.fork;
+  }
+
+  /** Reads `loaded` from the world's C blocks (loading the codec first when one of them holds atomic txs). */
+  private async readBlocks(): Promise<void> {
+    const blocks = this.world.indexes['C/block'];
+    const extData = () => Array.from({ length: blocks.length }, (_, i) => extDataOf(blocks.at(i)!.block!.inner));
+    if (!txModules && extData().some((data) => data.length > 0)) await loadTxModules();
+    if (!this.stale) return;
+    extData().forEach((data, i) => {
+      if (data.length === 0) return;
+      for (const tx of txModules!.batchTxs(data))
+        this.loaded.set(idOf(tx), { bytes: tx, blockHeight: BigInt(i + 1), entry: blocks.at(i) });
+    });
+    this.stale = false;
+  }
+
+  pending(): boolean {
+    return this.pool.size > 0;
+  }
+
+  /**
+   * postBatchOnFinalizeAndAssemble on the block the engine built: the pending txs by gas price while their bytes stay
+   * within targetAtomicTxsSize and their gas within the block's atomic gas capacity (the rest wait), each verified on
+   * the state the block's EVM txs and the batch's earlier txs left, at the block's base fee; one spending a UTXO the
+   * batch spends, or failing verification, is discarded. The batch is accepted with the block (the mock accepts every
+   * block it builds): shared memory, the EVM balances and nonces after the block, the accepted txs' records.
+   */
+  async build(chain: CChain, provider: Provider, block: RpcBlock): Promise<AtomicExtra | undefined> {
+    const { accountsOf, atomicBatch, decodeAtomic, gasUsed, inputIDs, verifyAtomic } = txModules!;
+    const ids = this.pool.byPrice();
+    const txs = ids.map((id) => decodeAtomic(this.pool.entry(id)!.bytes));
+    const accounts = await chain.accounts(provider, [...new Set(txs.flatMap(accountsOf))]);
+    const view = {
+      baseFee: BigInt(block.baseFeePerGas ?? '0x0'),
+      balance: (a: string) => accounts.get(a)?.balance ?? 0n,
+      nonce: (a: string) => accounts.get(a)?.nonce ?? 0n,
+    };
+    const limit = chain.remainingAtomicGas(block);
+    const height = Number(block.number);
+    const batch: AtomicTx[] = [];
+    const spent = new Set<string>();
+    const balances = new Map<string, bigint>();
+    const nonces = new Map<string, bigint>();
+    let size = 0;
+    let gas = 0n;
+    for (const atomic of txs) {
+      const txGas = gasUsed(atomic);
+      if (size + atomic.bytes.length > TARGET_ATOMIC_TXS_SIZE || gas + txGas > limit) break;
+      const inputs = inputIDs(atomic);
+      let effects: ReturnType<typeof verifyAtomic>;
+      try {
+        if (inputs.some((input) => spent.has(input))) throw new Error('conflicting atomic inputs');
+        effects = verifyAtomic(this.world, atomic, view);
+      } catch {
+        this.pool.discard(atomic.id);
+        continue;
+      }
+      for (const input of inputs) spent.add(input);
+      for (const key of effects.imported) this.world.atomic.delete(key);
+      for (const utxo of effects.exported) this.world.atomic.set(atomicKey(utxo.destinationChain, utxo.key), utxo);
+      for (const [address, wei] of effects.balances) {
+        accounts.set(address, { nonce: view.nonce(address), balance: wei });
+        balances.set(address, wei);
+      }
+      for (const [address, nonce] of effects.nonces) {
+        accounts.set(address, { balance: view.balance(address), nonce });
+        nonces.set(address, nonce);
+      }
+      this.pool.remove(atomic.id);
+      this.accepted.set(atomic.id, { bytes: atomic.bytes, blockHeight: BigInt(height) });
+      batch.push(atomic);
+      size += atomic.bytes.length;
+      gas += txGas;
+    }
+    if (batch.length === 0) return undefined;
+    for (const [address, wei] of balances) chain.setBalance(address, wei, height);
+    for (const [address, nonce] of nonces) chain.setNonce(address, nonce, height);
+    return { extData: atomicBatch(batch.map((atomic) => atomic.bytes)), gasUsed: gas };
   }
 
   private record(p: Params): { id: string; record?: AtomicRecord } {
     const id = parseID(p.txID) ?? String(p.txID ?? '');
     if (id === ZERO_ID || id === '') throw new Error('nil transaction ID');
-    return { id, record: this.accepted.get(id) };
+    const loaded = this.loaded.get(id);
+    const held = loaded && this.world.indexes['C/block'].at(Number(loaded.blockHeight) - 1) === loaded.entry;
+    return { id, record: this.accepted.get(id) ?? (held ? loaded : undefined) };
   }
 
-  getAtomicTxStatus(p: Params): { status: 'Accepted' | 'Unknown'; blockHeight?: string } {
-    const { record } = this.record(p);
-    return record ? { status: 'Accepted', blockHeight: String(record.blockHeight) } : { status: 'Unknown' };
+  /** A read once the world's C blocks have been read (see `loaded`). */
+  private read<T>(answer: () => T): T | Promise<T> {
+    return this.stale ? this.readBlocks().then(answer) : answer();
   }
 
-  getAtomicTx(p: Params): { tx: string; encoding: Encoding; blockHeight: string } {
+  getAtomicTxStatus(p: Params) {
+    return this.read(() => this.status(p));
+  }
+
+  getAtomicTx(p: Params) {
+    return this.read(() => this.tx(p));
+  }
+
+  /** getAtomicTx's status: the accepted txs' repository first, then the mempool (pending or discarded). */
+  private status(p: Params): { status: 'Accepted' | 'Processing' | 'Dropped' | 'Unknown'; blockHeight?: string } {
     const { id, record } = this.record(p);
-    if (!record) throw new Error(`could not find tx ${id}`);
+    if (record) return { status: 'Accepted', blockHeight: String(record.blockHeight) };
+    const pooled = this.pool.lookup(id);
+    return { status: pooled ? (pooled.dropped ? 'Dropped' : 'Processing') : 'Unknown' };
+  }
+
+  private tx(p: Params): { tx: string; encoding: Encoding; blockHeight?: string } {
+    const { id, record } = this.record(p);
+    const bytes = record?.bytes ?? this.pool.lookup(id)?.bytes;
+    if (!bytes) throw new Error(`could not find tx ${id}`);
     const encoding = encodingOf(p);
-    return { tx: encode(record.bytes, encoding), encoding, blockHeight: String(record.blockHeight) };
+    const tx = encode(bytes, encoding);
+    return record ? { tx, encoding, blockHeight: String(record.blockHeight) } : { tx, encoding };
   }
 
   /** coreth's version in the release served. */

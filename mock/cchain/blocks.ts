@@ -6,7 +6,7 @@
  * WithdrawalsHash. The block's hash is its keccak-256. The bytes, as the indexer and proposervm wrap them, are RLP of
  * coreth's block layout (customtypes/block_ext.go BlockRLPFieldsForEncoding: header, transactions, uncles, Version,
  * ExtData; no withdrawals), from the block as `/ext/bc/C/rpc` answers it with full transactions, so they agree with
- * it; ExtData holds the block's atomic transactions (coreth's batch codec, one tx here), as coreth puts them.
+ * it; ExtData holds the block's atomic transactions (coreth's batch codec), as coreth puts them.
  */
 import { RLP } from '@ethereumjs/rlp';
 import { keccak_256 } from '@noble/hashes/sha3.js';

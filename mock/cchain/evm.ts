@@ -31,6 +31,15 @@ export interface AtomicExtra {
   gasUsed: bigint;
 }
 
+/**
+ * coreth's block extension (./avax.ts): the atomic mempool's txs a block takes, verified on the state its EVM txs
+ * left (FinalizeAndAssemble runs after them), their effects made after the block (`height`).
+ */
+export interface AtomicBuilder {
+  pending(): boolean;
+  build(chain: CChain, provider: Provider, block: RpcBlock): Promise<AtomicExtra | undefined>;
+}
+
 type Edr = typeof import('@nomicfoundation/edr');
 
 /** How the engine's pool held a tx sent while automining: behind a nonce gap, or pending a lower base fee. */
@@ -147,6 +156,10 @@ export class CChain {
   private readonly announcedPending = new Set<string>();
   /** Dev snapshot IDs to the engine's; undefined: taken before the engine existed, so reverting means a fresh chain. */
   private readonly marks = new Map<string, Promise<string | undefined>>();
+  /** Set by the first atomic tx issued: what puts the atomic mempool's txs in the blocks built. */
+  atomicBuilder?: AtomicBuilder;
+  /** The atomic txs of blocks built by the running op, by height, until they are indexed. */
+  private readonly extras = new Map<number, AtomicExtra | undefined>();
   private automine = true;
   /** The interval tick queued on the engine, if any (minePending). */
   private ticking: Promise<void> | undefined;
@@ -371,12 +384,13 @@ export class CChain {
 
   /**
    * Runs `op`, which may build blocks, then hands each new block to the indexer (./blocks.ts): the one way the C-Chain's
-   * blocks reach `/ext/index/C/block` and proposervm. `extData` holds the atomic txs of the block `op` builds. Once
+   * blocks reach `/ext/index/C/block` and proposervm; the last block `op` builds takes the atomic mempool's txs, if no
+   * block of it did (`includeAtomic`: a tx the engine automined). Once
    * the engine has been read, `op`'s result is answered first, and the blocks are indexed in the same turn of the event
    * loop right after the answer is written (`afterAnswer`): no request is read in between, so none sees the chain
    * without them, and the caller does not wait for the bookkeeping. A failure of `op` is answered after it, as before.
    */
-  write<T>(op: (provider: Provider) => Promise<T>, extra?: () => AtomicExtra | undefined): Promise<T> {
+  write<T>(op: (provider: Provider) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       let answered = false;
       this.run(async (provider) => {
@@ -385,14 +399,19 @@ export class CChain {
           this.setNextBlock();
           result = await op(provider);
         } catch (error) {
-          await this.acceptNewBlocks(provider, extra?.());
+          await this.acceptNewBlocks(provider);
           throw error;
         }
-        const blocks = await this.newBlocks(provider);
+        let blocks = await this.newBlocks(provider);
+        const last = blocks.blocks.at(-1);
+        if (last && !this.extras.has(Number(last.number)) && this.atomicBuilder?.pending()) {
+          await this.includeAtomic(provider, last);
+          blocks = await this.newBlocks(provider);
+        }
         resolve(result);
         answered = true;
         await afterAnswer();
-        await this.acceptBlocks(provider, blocks, extra?.());
+        await this.acceptBlocks(provider, blocks);
       }).catch((error: unknown) => {
         if (!answered) return reject(error);
         // The caller has its answer: an internal check failing after it is reported where it can be seen.
@@ -481,8 +500,8 @@ export class CChain {
    * The engine's blocks after the last indexed one, oldest first, into the indexes (genesis too, when the engine is
    * new). The world's C/block index holds one block per height after genesis, so its length is the last indexed height.
    */
-  private async acceptNewBlocks(provider: Provider, extra?: AtomicExtra): Promise<void> {
-    await this.acceptBlocks(provider, await this.newBlocks(provider), extra);
+  private async acceptNewBlocks(provider: Provider): Promise<void> {
+    await this.acceptBlocks(provider, await this.newBlocks(provider));
   }
 
   /**
@@ -507,19 +526,19 @@ export class CChain {
     return { blocks, coinbases };
   }
 
-  /** Each new block into the indexes (genesis too, when the engine is new), then announced; `extra` is the last one's. */
+  /** Each new block into the indexes (genesis too, when the engine is new), with its atomic txs, then announced. */
   private async acceptBlocks(
     provider: Provider,
     { blocks, coinbases }: { blocks: RpcBlock[]; coinbases: Map<string, bigint> },
-    extra?: AtomicExtra,
   ): Promise<void> {
     const paid = new Map(coinbases);
     // The set base fee was the next block's only.
     if (blocks.length > 0) this.nextBaseFeeSet = undefined;
     const promoted: string[][] = [];
-    blocks.forEach((block, i) => {
+    blocks.forEach((block) => {
       const height = Number(block.number);
-      this.recordFees(block, i === blocks.length - 1 ? extra : undefined);
+      this.recordFees(block, this.extras.get(height));
+      this.extras.delete(height);
       const miner = block.miner.slice(2).toLowerCase();
       if (paid.has(miner)) paid.set(miner, paid.get(miner)! + baseFeesOf(block));
       // A block after the genesis is named by its proposervm block.
@@ -729,14 +748,14 @@ export class CChain {
    * Sets a balance outside any transaction (an atomic tx, a funding), journaled in the world for a replay; the engine
    * takes it with the op's next call.
    */
-  setBalance(address: string, wei: bigint): void {
-    this.edit({ address, balance: wei });
+  setBalance(address: string, wei: bigint, height = this.height): void {
+    this.edit({ address, balance: wei }, height);
     const known = this.known.get(address);
     if (known) known.balance = wei;
   }
 
-  setNonce(address: string, nonce: bigint): void {
-    this.edit({ address, nonce });
+  setNonce(address: string, nonce: bigint, height = this.height): void {
+    this.edit({ address, nonce }, height);
     const known = this.known.get(address);
     if (known) known.nonce = nonce;
   }
@@ -747,9 +766,12 @@ export class CChain {
     this.world.cChainEdits.push({ height: this.height, ...change });
   }
 
-  /** Journals an edit of an account outside any transaction and sends it with the op's next call. */
-  edit(change: Omit<CChainEdit, 'height'>): void {
-    this.world.cChainEdits.push({ height: this.height, ...change });
+  /**
+   * Journals an edit of an account outside any transaction, after the block at `height` (an atomic tx's: the block
+   * that holds it, which the engine has built but not yet handed to `recordFees`), and sends it with the op's next call.
+   */
+  edit(change: Omit<CChainEdit, 'height'>, height = this.height): void {
+    this.world.cChainEdits.push({ height, ...change });
     for (const [method, params] of editRequests(change)) this.defer(method, params);
   }
 
@@ -771,7 +793,29 @@ export class CChain {
         known.delete(this.coinbase);
         this.known = known;
       }
+      if (this.atomicBuilder?.pending()) await this.includeAtomic(provider, block as RpcBlock);
     }
+  }
+
+  /** The atomic mempool's txs into the block the engine just built (see AtomicBuilder). */
+  private async includeAtomic(provider: Provider, block: RpcBlock): Promise<void> {
+    this.extras.set(Number(block.number), await this.atomicBuilder!.build(this, provider, block));
+  }
+
+  /**
+   * customheader.RemainingAtomicGasCapacity of the block just built (its fee state not yet recorded): AP5's 100,000
+   * before Fortuna, then ACP-176's capacity before the block less the gas its EVM txs used. The mock's clock stands
+   * still between time calls, so a block at its parent's time counts here as one second after it, as the P-Chain's
+   * capacity does: else a session's blocks at one time would drain it for good and strand every atomic tx after.
+   */
+  remainingAtomicGas(block: RpcBlock): bigint {
+    const timestamp = BigInt(block.timestamp);
+    const parent = this.fees[Number(block.number) - 1];
+    if (!parent || !this.rules.active('fortuna', timestamp)) return 100_000n;
+    const at = timestamp > parent.timestamp ? timestamp : parent.timestamp + 1n;
+    const before = this.rules.before(parent.state, parent.timestamp, at);
+    const used = BigInt(block.gasUsed);
+    return before.kind === 'acp176' && before.capacity > used ? before.capacity - used : 0n;
   }
 
   // Dev controls: each queued, so that it lands between the calls before and after it.
@@ -837,11 +881,12 @@ export class CChain {
    * would mine, as coreth's builder waits for pending txs (plugin/evm/block_builder.go needToBuild): no empty blocks.
    */
   minePending(): Promise<void> {
-    if (this.automine || this.world.cChainPool.size === 0) return Promise.resolve();
+    const atomic = this.atomicBuilder?.pending() === true;
+    if (this.automine || (this.world.cChainPool.size === 0 && !atomic)) return Promise.resolve();
     // One tick at a time: ticks that come while one is queued join it, so a short interval on a busy engine (or a
     // pool holding only nonce-gapped transactions) never piles up work ahead of the calls.
     this.ticking ??= this.write(async (p) => {
-      if (Number(await this.call(p, 'eth_getBlockTransactionCountByNumber', ['pending'])) > 0)
+      if (atomic || Number(await this.call(p, 'eth_getBlockTransactionCountByNumber', ['pending'])) > 0)
         await this.mineBlocks(p, 1);
     })
       .catch(ignore)
@@ -849,6 +894,11 @@ export class CChain {
         this.ticking = undefined;
       });
     return this.ticking;
+  }
+
+  /** Whether each tx is mined at once (coreth builds as soon as a tx waits; the mock's automine stands for that). */
+  get autoMining(): boolean {
+    return this.automine;
   }
 
   setAutomine(enabled: boolean): Promise<void> {

@@ -8,7 +8,7 @@
 import { RLP } from '@ethereumjs/rlp';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { Provider } from '@nomicfoundation/edr';
-import { decodeAtomic, gasUsed } from './atomic.ts';
+import { batchTxs, decodeAtomic, gasUsed } from './atomic.ts';
 import type { RpcBlock } from './blocks.ts';
 import { CORETH_PREVRANDAO } from './coreth-block.ts';
 import type { World } from '../world/world.ts';
@@ -20,11 +20,9 @@ type Item = Uint8Array | Item[];
 const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
 const quantity = (bytes: Uint8Array) => `0x${bytes.length === 0 ? '0' : BigInt(hex(bytes)).toString(16)}`;
 
-/** The gas of a block's atomic txs (ExtData: the batch codec's version, count, then the one tx the mock puts there). */
-function atomicGas(extData: Uint8Array): bigint {
-  if (extData.length === 0) return 0n;
-  return gasUsed(decodeAtomic(Buffer.concat([Buffer.alloc(2), extData.subarray(6)])));
-}
+/** The gas of a block's atomic txs (ExtData: the batch codec's version, count, then each tx). */
+const atomicGas = (extData: Uint8Array): bigint =>
+  batchTxs(extData).reduce((sum, tx) => sum + gasUsed(decodeAtomic(tx)), 0n);
 
 /**
  * A transaction the engine sent for an impersonated account (`dev.impersonate`, its fake signature): its sender and
