@@ -7,11 +7,11 @@ import type { RequestListener, Server } from 'node:http';
 import { type AddressInfo, isIP } from 'node:net';
 import type { DevClient } from '../generated/client/dist/index.js';
 import { type Endpoint, type Profile, createRouter } from '../generated/server/dist/index.js';
-import { compileSteps } from '../generated/server/dist/runtime/ajv.js';
 import { type Answer, createMockEndpoint, handlersByName } from './handlers.ts';
 import { inRange, newestSpecVersion, servedBy } from '../generators/model/versions.ts';
+import { patternsOf } from '../generators/model/patterns.ts';
 import { serveHttp } from './server.ts';
-import { ENDPOINTS, type EndpointName, endpointModel, mockModel } from './spec.ts';
+import { ENDPOINTS, type EndpointName, endpointModel, mockModel, validatorSteps } from './spec.ts';
 import { MockState } from './state.ts';
 import { atRelease, prepareRelease, zeroFilled } from './versions.ts';
 import { type WorldOptions, buildWorld } from './world/genesis.ts';
@@ -319,7 +319,7 @@ export async function startMockNode(
   // engine, avalanchejs for a first tx) as its caller waits. One validator first, which makes the shared Ajv (ajv's
   // code cold, ~15 ms); then the loads, each 25-100 ms of a first call; then the other validators, 1-20 ms each.
   const served = new Set(node.routes.values());
-  const [makeAjv, ...validators] = [...served].flatMap((name) => compileSteps(ENDPOINTS[name].document));
+  const [makeAjv, ...validators] = [...served].flatMap(validatorSteps);
   const preload = whenIdle([
     ...(makeAjv ? [makeAjv] : []),
     // The funded keys' addresses (mock/engine/dev.ts fundedAccount), remembered once derived.
@@ -327,7 +327,7 @@ export async function startMockNode(
     ...(served.has('indexer') ? containerSteps(node.world) : []),
     ...(served.has('c-avax') ? node.state.cChain.idleSteps() : []),
     ...validators,
-    ...patternSteps([...served].map((name) => ENDPOINTS[name].document)),
+    ...patternSteps([...served].flatMap((name) => patternsOf(mockModel(), endpointModel(name)))),
     ...node.idleSteps,
   ]);
   const { server, close } = await serveHttp(
