@@ -4,7 +4,7 @@
  * (a table spread from the world's reads escapes the compiler's check of extra keys).
  */
 import { describe, expect, it } from 'vitest';
-import { type HandlersOf, mockHandlers } from '../../mock/handlers.ts';
+import { type HandlersOf, type Served, mockHandlers } from '../../mock/handlers.ts';
 import { type EndpointName, ENDPOINTS, endpointModel } from '../../mock/spec.ts';
 import { MockState } from '../../mock/state.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
@@ -28,3 +28,7 @@ describe('typed mock handlers', () => {
 ({ getHeight: () => ({ height: 1 }) }) satisfies Partial<HandlersOf<'p-chain'>>;
 // @ts-expect-error: the P-Chain has no getGasPrice
 ({ getGasPrice: () => ({}) }) satisfies Partial<HandlersOf<'p-chain'>>;
+// A served endpoint's handlers are its whole interface (`/ext/bc/C/avax`'s too): none of its methods left out.
+const getUTXOsOnly = { getUTXOs: () => ({ numFetched: '0', utxos: [], endIndex: { address: '', utxo: '' } }) };
+// @ts-expect-error: only avax.getUTXOs has a handler
+({ handlers: getUTXOsOnly }) satisfies Served<'c-avax'>;
