@@ -126,17 +126,32 @@ export function mockHandlers(state: MockState, scope: string | undefined): { [E 
 
 export type Answer = (params: Params) => unknown;
 
+/** A method's handler, and the check that words the node's refusal of its params; either may be absent. */
+export interface MethodAnswers {
+  handler?: Answer;
+  check?: Answer;
+}
+
 /**
- * An endpoint's handlers and checks by handler name, for node.ts to wrap one by one (releases, logging): their types
- * were checked against the endpoint's interface above, and a wrapped handler answers whatever its handler does.
+ * An endpoint's handlers and checks by wire name (`avax.getUTXOs`), for node.ts to wrap one by one (releases,
+ * logging): their types were checked against the endpoint's interface above, and a wrapped handler answers whatever
+ * its handler does.
  */
-export function handlersByName(
+export function handlersByWireName(
   state: MockState,
   name: EndpointName,
   scope: string | undefined,
-): Record<'handlers' | 'checks', Partial<Record<string, Answer>>> {
-  const { handlers, checks = {} } = mockHandlers(state, scope)[name]();
-  return { handlers, checks } as unknown as Record<'handlers' | 'checks', Partial<Record<string, Answer>>>;
+): Map<string, MethodAnswers> {
+  const { handlers, checks = {} } = mockHandlers(state, scope)[name]() as unknown as Record<
+    'handlers' | 'checks',
+    Partial<Record<string, Answer>>
+  >;
+  return new Map(
+    ENDPOINTS[name].methods.map((method) => [
+      method.name,
+      { handler: handlers[method.handler], check: checks[method.handler] },
+    ]),
+  );
 }
 
 /** The handler names of an endpoint's methods, as its spec lists them. */

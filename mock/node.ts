@@ -7,7 +7,7 @@ import type { RequestListener, Server } from 'node:http';
 import { type AddressInfo, isIP } from 'node:net';
 import type { DevClient } from '../generated/client/dist/index.js';
 import { type Endpoint, type Profile, createRouter } from '../generated/server/dist/index.js';
-import { type Answer, createMockEndpoint, handlersByName } from './handlers.ts';
+import { type Answer, createMockEndpoint, handlersByWireName } from './handlers.ts';
 import { inRange, newestSpecVersion, servedBy } from '../generators/model/versions.ts';
 import { patternsOf } from '../generators/model/patterns.ts';
 import { serveHttp } from './server.ts';
@@ -139,8 +139,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
     const name = key.slice(0, key.indexOf(' ')) as EndpointName;
     const methods = served.get(name)!;
     const model = endpointModel(name);
-    const { handlers, checks } = handlersByName(state, name, scopeOf(name, paths[0]!, world));
-    const checkOf = new Map(model.methods.map((m) => [m.name, checks[m.shortName]]));
+    const answers = handlersByWireName(state, name, scopeOf(name, paths[0]!, world));
     const table: Record<string, Answer> = {};
     // Params the release did not read: its decoder ignored them, whatever their value.
     const ignoredParams = new Map<string, string[]>();
@@ -150,7 +149,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
         ? method.params.filter((p) => !inRange(p.versions, nodeVersion)).map((p) => p.name)
         : [];
       if (ignored.length > 0) ignoredParams.set(method.name, ignored);
-      const local = handlers[method.shortName] ?? notSimulated(method.name);
+      const local = answers.get(method.name)?.handler ?? notSimulated(method.name);
       const handler = world.fork ? world.fork.answerFor(method.name, local) : local;
       const release = atRelease(mockModel(), method, nodeVersion, handler);
       if (nodeVersion) idleSteps.push(() => prepareRelease(mockModel(), method, nodeVersion));
@@ -170,7 +169,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
       // The node's handlers, not its decoder, check sizes and presence: the method's check words the refusal.
       rejectParams: (method: string, params: Record<string, unknown>) => {
         try {
-          checkOf.get(method)?.(decoded.get(method)?.(params) ?? params);
+          answers.get(method)?.check?.(decoded.get(method)?.(params) ?? params);
         } catch (error) {
           return error as Error;
         }
