@@ -1,6 +1,7 @@
 /**
- * The project's import graph keeps its layers: every relative import of every source file is read with the
- * TypeScript compiler's pre-processor, and what each layer can reach, directly or through others, is checked.
+ * The project's import graph keeps its layers: every relative load of every source file (imports, re-exports,
+ * `import()`, `import('...')` types, `require` and `createRequire(...)(...)`) is read from its syntax tree
+ * (./source-facts.ts), and what each layer can reach, directly or through others, is checked.
  * - Artifacts (generators/client, docs, server) do not import each other: what several need lives in
  *   generators/shared/ (the openrpc artifact is generators/shared/published.ts).
  * - The model knows neither how a spec is loaded nor how files are emitted; the loader knows nothing of the model:
@@ -10,7 +11,10 @@
  *   are the runtime's RawJson.
  * - The runtime is copied into every generated package: it reaches nothing outside itself.
  * - Past the model, the spec is read through the model: no layer reads a document's or a method's extension raw, and
- *   the one document the model hands on (`EndpointModel.published`) is read only to be published.
+ *   the one document the model hands on (`EndpointModel.published`) is read only to be published. A read is any
+ *   member read the syntax tree shows: `a.b`, `a['b']`, `a[KEY]`, `{ b } = a`, `{ ['b']: c } = a`, `'b' in a`.
+ * - The mock reads the documents the generated server packages embed only in mock/spec.ts, to make its model.
+ * Each rule is shown to fail on a small source text that breaks it.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
