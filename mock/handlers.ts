@@ -29,7 +29,7 @@ import { allValidatorsAt } from './world/warp-sets.ts';
 export type HandlersOf<E extends EndpointName> = Parameters<(typeof ENDPOINTS)[E]['create']>[0];
 
 export interface Served<E extends EndpointName> {
-  handlers: Partial<HandlersOf<E>>;
+  handlers: HandlersOf<E>;
   checks?: { readonly [K in keyof HandlersOf<E>]?: (params: Params) => unknown };
 }
 
@@ -126,17 +126,32 @@ export function mockHandlers(state: MockState, scope: string | undefined): { [E 
 
 export type Answer = (params: Params) => unknown;
 
+/** A method's handler, and the check that words the node's refusal of its params; either may be absent. */
+export interface MethodAnswers {
+  handler?: Answer;
+  check?: Answer;
+}
+
 /**
- * An endpoint's handlers and checks by handler name, for node.ts to wrap one by one (releases, logging): their types
- * were checked against the endpoint's interface above, and a wrapped handler answers whatever its handler does.
+ * An endpoint's handlers and checks by wire name (`avax.getUTXOs`), for node.ts to wrap one by one (releases,
+ * logging): their types were checked against the endpoint's interface above, and a wrapped handler answers whatever
+ * its handler does.
  */
-export function handlersByName(
+export function handlersByWireName(
   state: MockState,
   name: EndpointName,
   scope: string | undefined,
-): Record<'handlers' | 'checks', Partial<Record<string, Answer>>> {
-  const { handlers, checks = {} } = mockHandlers(state, scope)[name]();
-  return { handlers, checks } as Record<'handlers' | 'checks', Partial<Record<string, Answer>>>;
+): Map<string, MethodAnswers> {
+  const { handlers, checks = {} } = mockHandlers(state, scope)[name]() as unknown as Record<
+    'handlers' | 'checks',
+    Partial<Record<string, Answer>>
+  >;
+  return new Map(
+    ENDPOINTS[name].methods.map((method) => [
+      method.name,
+      { handler: handlers[method.handler], check: checks[method.handler] },
+    ]),
+  );
 }
 
 /** The handler names of an endpoint's methods, as its spec lists them. */
@@ -154,16 +169,24 @@ function delegate<T extends object, K extends keyof T>(target: T, names: readonl
  * `/ext/bc/C/avax`'s handlers: AtomicApi's methods, called as they are once it is loaded; the first call loads it
  * (../lazy-cchain.ts).
  */
-function atomicHandlers(state: MockState): Partial<HandlersOf<'c-avax'>> {
-  const handlers = handlerNames('c-avax').map((name) => {
-    const call = (atomic: AtomicApi, params: Params) => (atomic[name] as (p: Params) => unknown).call(atomic, params);
-    const answer: Answer = (params) => {
+function atomicHandlers(state: MockState) {
+  const lazily = <K extends keyof AtomicApi & keyof HandlersOf<'c-avax'>>(name: K) => {
+    type Reply = ReturnType<AtomicApi[K]>;
+    const call = (atomic: AtomicApi, params: Params) => (atomic[name] as (p: Params) => Reply).call(atomic, params);
+    return (params: Params): Reply | Promise<Awaited<Reply>> => {
       const loaded = state.cChain.atomic;
-      return loaded ? call(loaded, params) : state.cChain.loadAtomic().then((atomic) => call(atomic, params));
+      return loaded
+        ? call(loaded, params)
+        : state.cChain.loadAtomic().then<Awaited<Reply>>((atomic) => call(atomic, params) as Awaited<Reply>);
     };
-    return [name, answer];
-  });
-  return Object.fromEntries(handlers);
+  };
+  return {
+    getUTXOs: lazily('getUTXOs'),
+    issueTx: lazily('issueTx'),
+    getAtomicTxStatus: lazily('getAtomicTxStatus'),
+    getAtomicTx: lazily('getAtomicTx'),
+    version: lazily('version'),
+  } satisfies HandlersOf<'c-avax'>;
 }
 
 /**

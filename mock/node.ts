@@ -8,11 +8,11 @@ import { type AddressInfo, isIP } from 'node:net';
 import type { DevClient } from '../generated/client/dist/index.js';
 import { type Endpoint, type Profile, createRouter } from '../generated/server/dist/index.js';
 import { sendNode } from '../generated/server/dist/runtime/http.js';
-import { compileSteps } from '../generated/server/dist/runtime/ajv.js';
-import { type Answer, createMockEndpoint, handlersByName } from './handlers.ts';
+import { type Answer, createMockEndpoint, handlersByWireName } from './handlers.ts';
 import { inRange, newestSpecVersion, servedBy } from '../generators/model/versions.ts';
+import { patternsOf } from '../generators/model/patterns.ts';
 import { serveHttp } from './server.ts';
-import { ENDPOINTS, type EndpointName, endpointModel, mockModel } from './spec.ts';
+import { ENDPOINTS, type EndpointName, endpointModel, mockModel, validatorSteps } from './spec.ts';
 import { MockState } from './state.ts';
 import { atRelease, prepareRelease, zeroFilled } from './versions.ts';
 import { type WorldOptions, buildWorld } from './world/genesis.ts';
@@ -140,8 +140,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
     const name = key.slice(0, key.indexOf(' ')) as EndpointName;
     const methods = served.get(name)!;
     const model = endpointModel(name);
-    const { handlers, checks } = handlersByName(state, name, scopeOf(name, paths[0]!, world));
-    const checkOf = new Map(model.methods.map((m) => [m.name, checks[m.shortName]]));
+    const answers = handlersByWireName(state, name, scopeOf(name, paths[0]!, world));
     const table: Record<string, Answer> = {};
     // Params the release did not read: its decoder ignored them, whatever their value.
     const ignoredParams = new Map<string, string[]>();
@@ -151,7 +150,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
         ? method.params.filter((p) => !inRange(p.versions, nodeVersion)).map((p) => p.name)
         : [];
       if (ignored.length > 0) ignoredParams.set(method.name, ignored);
-      const local = handlers[method.shortName] ?? notSimulated(method.name);
+      const local = answers.get(method.name)?.handler ?? notSimulated(method.name);
       const handler = world.fork ? world.fork.answerFor(method.name, local) : local;
       const release = atRelease(mockModel(), method, nodeVersion, handler);
       if (nodeVersion) idleSteps.push(() => prepareRelease(mockModel(), method, nodeVersion));
@@ -171,7 +170,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
       // The node's handlers, not its decoder, check sizes and presence: the method's check words the refusal.
       rejectParams: (method: string, params: Record<string, unknown>) => {
         try {
-          checkOf.get(method)?.(decoded.get(method)?.(params) ?? params);
+          answers.get(method)?.check?.(decoded.get(method)?.(params) ?? params);
         } catch (error) {
           return error as Error;
         }
@@ -320,7 +319,7 @@ export async function startMockNode(
   // engine, avalanchejs for a first tx) as its caller waits. One validator first, which makes the shared Ajv (ajv's
   // code cold, ~15 ms); then the loads, each 25-100 ms of a first call; then the other validators, 1-20 ms each.
   const served = new Set(node.routes.values());
-  const [makeAjv, ...validators] = [...served].flatMap((name) => compileSteps(ENDPOINTS[name].document));
+  const [makeAjv, ...validators] = [...served].flatMap(validatorSteps);
   const preload = whenIdle([
     ...(makeAjv ? [makeAjv] : []),
     // The funded keys' addresses (mock/engine/dev.ts fundedAccount), remembered once derived.
@@ -328,7 +327,7 @@ export async function startMockNode(
     ...(served.has('indexer') ? containerSteps(node.world) : []),
     ...(served.has('c-avax') ? node.state.cChain.idleSteps() : []),
     ...validators,
-    ...patternSteps([...served].map((name) => ENDPOINTS[name].document)),
+    ...patternSteps([...served].flatMap((name) => patternsOf(mockModel(), endpointModel(name)))),
     ...node.idleSteps,
   ]);
   const { server, close } = await serveHttp(

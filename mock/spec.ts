@@ -1,11 +1,12 @@
 /**
- * The spec the mock answers from: the documents embedded in the generated server package (the very documents its
- * endpoints serve with `rpc.discover`), turned into the toolkit's model. Methods are filtered by node version here.
+ * The spec the mock answers from: the documents embedded in the generated server packages (the very documents their
+ * endpoints serve with `rpc.discover`), turned into the toolkit's model. The mock reads the documents nowhere else.
  */
 import { createRequire, getCompileCacheDir } from 'node:module';
 import { join, resolve } from 'node:path';
 import { readdirSync } from 'node:fs';
 import * as server from '../generated/server/dist/index.js';
+import { compileSteps } from '../generated/server/dist/runtime/ajv.js';
 import type { EndpointModel, SpecModel } from '../generators/model/types.ts';
 import { cachedModel, importClosure } from './model-cache.ts';
 import { prebuiltModel } from './package/prebuilt-model.ts';
@@ -30,23 +31,38 @@ function modelSources(): string[] {
   ];
 }
 
+/** An embedded document as the loader would hand it to the model builder. */
+const bundled = (name: string, document: object) => ({
+  name,
+  file: `${name}.json`,
+  document: structuredClone(document) as Record<string, unknown>,
+  sources: [{ bundled: '', file: `${name}.json`, pointer: '' }],
+});
+
 function build(): SpecModel {
   // Required only when no stored model serves: the model's builder is a tenth of the modules a start would load.
   const { buildModel }: typeof import('../generators/model/build.ts') = createRequire(import.meta.url)(
     '../generators/model/build.ts',
   );
-  const model = buildModel(
-    Object.entries(ENDPOINTS).map(([name, { document }]) => ({
-      name,
-      file: `${name}.json`,
-      document: structuredClone(document) as Record<string, unknown>,
-      sources: [{ bundled: '', file: `${name}.json`, pointer: '' }],
-    })),
-  );
+  const model = buildModel(Object.entries(ENDPOINTS).map(([name, { document }]) => bundled(name, document)));
   // The document to publish is the generators' (the mock's rpc.discover serves the server package's): half of the
   // stored model, which each start reads, so not kept.
   for (const endpoint of model.endpoints) endpoint.published = {};
   return model;
+}
+
+let cChain: Promise<SpecModel> | undefined;
+
+/**
+ * The C-Chain's EVM API (the c-chain server package's document) as the toolkit's model, built once, on the first
+ * C-Chain call that needs it (./cchain/params.ts): a node that never serves C never pays for it.
+ */
+export function cChainModel(): Promise<SpecModel> {
+  cChain ??= Promise.all([
+    import('../generated/c-chain/server/dist/index.js'),
+    import('../generators/model/build.ts'),
+  ]).then(([{ cChainRpcDocument }, { buildModel }]) => buildModel([bundled('c-chain-rpc', cChainRpcDocument)]));
+  return cChain;
 }
 
 let model: SpecModel | undefined;
@@ -64,6 +80,12 @@ function storedOrBuilt(): SpecModel {
   const cacheDir = getCompileCacheDir();
   return cacheDir ? cachedModel(cacheDir, modelSources, build) : build();
 }
+
+/**
+ * The params validators of `name`'s methods, one step each, for the node to compile while idle (../when-idle.ts):
+ * the server package keeps them by the document it embeds, which the mock reads nowhere but here.
+ */
+export const validatorSteps = (name: EndpointName): Array<() => void> => compileSteps(ENDPOINTS[name].document);
 
 export function endpointModel(name: EndpointName): EndpointModel {
   const endpoint = mockModel().endpoints.find((e) => e.name === name);

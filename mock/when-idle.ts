@@ -68,22 +68,12 @@ export function whenIdle(steps: Array<() => unknown>): {
 }
 
 /**
- * The `pattern`s of `documents`' schemas compiled, a few a step: the validators compile each on its first test
+ * `patterns` compiled, a few a step: the validators compile each on its first test
  * (runtime/server/patterns.ts deferredLinearRegExp, a process-wide cache), which was a first call's largest part
  * after the validators themselves (a pattern's linearity proof, RE2JS for the few it cannot prove).
  */
-export function patternSteps(documents: readonly unknown[], perStep = 4): Array<() => unknown> {
-  const patterns = new Set<string>();
-  const walk = (value: unknown): void => {
-    if (Array.isArray(value)) for (const item of value) walk(item);
-    else if (value !== null && typeof value === 'object')
-      for (const [key, item] of Object.entries(value)) {
-        if (key === 'pattern' && typeof item === 'string') patterns.add(item);
-        else walk(item);
-      }
-  };
-  for (const document of documents) walk(document);
-  const list = [...patterns];
+export function patternSteps(patterns: Iterable<string>, perStep = 4): Array<() => unknown> {
+  const list = [...new Set(patterns)];
   return Array.from({ length: Math.ceil(list.length / perStep) }, (_, i) => () => {
     for (const pattern of list.slice(i * perStep, (i + 1) * perStep)) linearRegExp(pattern);
   });

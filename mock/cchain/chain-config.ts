@@ -16,7 +16,7 @@ import { upgradeTime } from '../world/reads-info.ts';
 import type { World } from '../world/world.ts';
 import { RULES_SINCE } from './rules.ts';
 import { cChainIDOf } from './genesis.ts';
-import { cChainModel } from './params.ts';
+import { cChainModel } from '../spec.ts';
 
 const UPGRADES: ReadonlyArray<readonly [upgrade: string, field: string]> = [
   ['apricotPhase1', 'apricotPhase1BlockTimestamp'],

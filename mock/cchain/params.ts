@@ -8,10 +8,9 @@
  * engine answers it.
  */
 import type { MethodSpec } from '../../generated/c-chain/server/dist/index.js';
-import { buildModel } from '../../generators/model/build.ts';
-import type { SpecModel } from '../../generators/model/types.ts';
 import { inRange, servedBy } from '../../generators/model/versions.ts';
 import { goQuote } from '../../runtime/server/encode.ts';
+import { cChainModel } from '../spec.ts';
 
 /** The Go decoder of one argument: its error text, or undefined when it takes the value. */
 type GoDecoder = (value: unknown) => string | undefined;
@@ -204,35 +203,22 @@ let table: Promise<Map<string, Checked>> | undefined;
 
 /** Loaded on the first C-Chain call, as the engine is (./evm.ts): a node that never serves C never pays for it. */
 function checkedMethods(): Promise<Map<string, Checked>> {
-  table ??= import('../../generated/c-chain/server/dist/index.js').then(({ cChainRpcDocument, cChainRpcMethods }) => {
-    const documented = new Map(
-      (cChainRpcDocument.methods as Array<{ name: string; params: Array<{ schema: Record<string, unknown> }> }>).map(
-        (method) => [method.name, method.params],
-      ),
-    );
-    return new Map(
-      cChainRpcMethods.map((spec) => {
-        const params = documented.get(spec.name) ?? [];
-        const decoders = params.map(
-          ({ schema }, i) => BY_METHOD[spec.name]?.[i] ?? DECODERS[String(schema.$ref ?? schema.type)],
-        );
-        return [spec.name, { spec, decoders }];
-      }),
-    );
-  });
+  // The params' schemas through the model, which knows where a param is written (inline, or a `$ref`).
+  table ??= Promise.all([import('../../generated/c-chain/server/dist/index.js'), cChainModel()]).then(
+    ([{ cChainRpcMethods }, { endpoints }]) => {
+      const documented = new Map(endpoints[0]!.methods.map((method) => [method.name, method.params]));
+      return new Map(
+        cChainRpcMethods.map((spec) => {
+          const params = documented.get(spec.name) ?? [];
+          const decoders = params.map(
+            ({ schema }, i) => BY_METHOD[spec.name]?.[i] ?? DECODERS[String(schema.$ref ?? schema.type)],
+          );
+          return [spec.name, { spec, decoders }];
+        }),
+      );
+    },
+  );
   return table;
-}
-
-let model: Promise<SpecModel> | undefined;
-
-/** The C-Chain document as the toolkit's model, built once, on the first C-Chain call that needs it. */
-export function cChainModel(): Promise<SpecModel> {
-  model ??= import('../../generated/c-chain/server/dist/index.js').then(({ cChainRpcDocument }) => {
-    const file = 'c-chain-rpc.json';
-    const document = structuredClone(cChainRpcDocument) as Record<string, unknown>;
-    return buildModel([{ name: 'c-chain-rpc', file, document, sources: [{ bundled: '', file, pointer: '' }] }]);
-  });
-  return model;
 }
 
 /** Whether the C-Chain document has the method: the engine answers nothing else (its own methods leak its texts). */

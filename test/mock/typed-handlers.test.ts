@@ -4,7 +4,7 @@
  * (a table spread from the world's reads escapes the compiler's check of extra keys).
  */
 import { describe, expect, it } from 'vitest';
-import { type HandlersOf, mockHandlers } from '../../mock/handlers.ts';
+import { type HandlersOf, type Served, handlersByWireName, mockHandlers } from '../../mock/handlers.ts';
 import { type EndpointName, ENDPOINTS, endpointModel } from '../../mock/spec.ts';
 import { MockState } from '../../mock/state.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
@@ -20,6 +20,22 @@ describe('typed mock handlers', () => {
     expect(Object.keys(checks).filter((key) => !methods.includes(key))).toEqual([]);
     expect(Object.keys(handlers).length).toBeGreaterThan(0);
   });
+
+  it.each(Object.keys(ENDPOINTS) as EndpointName[])('%s: a handler for every method, by its wire name', (name) => {
+    const scope = name === 'indexer' ? 'P/block' : name === 'proposervm' ? 'P' : undefined;
+    const answers = handlersByWireName(state, name, scope);
+    const model = endpointModel(name);
+    expect([...answers.keys()]).toEqual(model.methods.map((m) => m.name));
+    expect(model.methods.filter((m) => typeof answers.get(m.name)?.handler !== 'function')).toEqual([]);
+    // Each method's check is the one the endpoint's table gives its handler name (a table made anew: new functions).
+    const { checks = {} } = mockHandlers(state, scope)[name]();
+    const checked = (check: unknown) => (typeof check === 'function' ? check.name : undefined);
+    for (const method of model.methods)
+      expect(checked(answers.get(method.name)?.check), method.name).toBe(
+        checked((checks as Record<string, unknown>)[method.shortName]),
+      );
+    expect([...answers.values()].some((answer) => answer.check) || Object.keys(checks).length === 0).toBe(true);
+  });
 });
 
 // Checked by `tsc` (npm run typecheck), not by vitest: the compiler refuses an answer of the wrong shape and a handler
@@ -28,3 +44,7 @@ describe('typed mock handlers', () => {
 ({ getHeight: () => ({ height: 1 }) }) satisfies Partial<HandlersOf<'p-chain'>>;
 // @ts-expect-error: the P-Chain has no getGasPrice
 ({ getGasPrice: () => ({}) }) satisfies Partial<HandlersOf<'p-chain'>>;
+// A served endpoint's handlers are its whole interface (`/ext/bc/C/avax`'s too): none of its methods left out.
+const getUTXOsOnly = { getUTXOs: () => ({ numFetched: '0', utxos: [], endIndex: { address: '', utxo: '' } }) };
+// @ts-expect-error: only avax.getUTXOs has a handler
+({ handlers: getUTXOsOnly }) satisfies Served<'c-avax'>;
