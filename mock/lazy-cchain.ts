@@ -97,7 +97,10 @@ export class LazyCChain {
    */
   idleSteps(): { slices: Array<() => unknown>; loads: Array<() => unknown> } {
     return {
-      slices: moduleSlices(C_CHAIN_GRAPHS.map((path) => new URL(path, import.meta.url).href)),
+      slices: moduleSlices(
+        C_CHAIN_GRAPHS.map((path) => new URL(path, import.meta.url).href),
+        new URL('.', import.meta.url).href,
+      ),
       loads: [...C_CHAIN_MODULES, () => this.load().then(({ chain }) => chain.prepare())],
     };
   }

@@ -17,14 +17,17 @@ export const AGAIN = Symbol('again');
 /** How long the node must have had no request in flight before it takes a load (a step too long to be a slice). */
 const IDLE_MS = 200;
 
+/** How long a turn's run of slices, or a read of the module graph, may go on before it yields, in ms. */
+const TURN_MS = 1;
+
 /**
  * Takes what first calls would make or load, in two kinds of step. `slices`, each short (a validator's compilation, a
- * funded key's addresses, a module graph read one file a turn), start as soon as the server listens and run whenever
- * no request is in flight, one a turn of the event loop, so that a request waits for at most the one slice under way:
- * a node called back to back from its start has them done between its answers. `loads` are each one long piece of
- * work that cannot be cut (a bundle's or a native library's evaluation, tens of ms): each waits until the server has
- * had no request in flight for IDLE_MS, counted from its start or its last answer, and takes the turn before any
- * slice left. Never once the node closes; the idle timer is unref'd, and a slice's turn holds a process only while the
+ * funded key's addresses, a module of a graph), start as soon as the server listens and run whenever no request is in
+ * flight, one after another for at most TURN_MS a turn of the event loop, so that a request waits for no more than
+ * that and the slice under way: a node called back to back from its start has them done between its answers. `loads`
+ * are each one long piece of work that cannot be cut (a bundle's or a native library's evaluation, 6-25 ms): each
+ * waits until the server has had no request in flight for IDLE_MS, counted from its listening or its last answer,
+ * and takes the turn before any slice left. Never once the node closes; the idle timer is unref'd, and a slice's turn holds a process only while the
  * slices last. A step that fails is left to the call that needs it to report.
  */
 export function whenIdle(
@@ -51,8 +54,13 @@ export function whenIdle(
   const nextTurn = () => {
     if (turn === undefined) turn = setImmediate(next);
   };
+  let turnStart = 0;
   const next = () => {
     turn = undefined;
+    turnStart = performance.now();
+    take();
+  };
+  const take = () => {
     if (running || inFlight > 0 || stopped) return;
     const list = quiet && loads.length > 0 ? loads : started ? slices : [];
     const step = list.shift();
@@ -64,7 +72,9 @@ export function whenIdle(
     const after = (result?: unknown) => {
       running = false;
       if (result === AGAIN && !stopped) list.unshift(step);
-      nextTurn();
+      // More slices in this turn while they took less than TURN_MS: a request read meanwhile waits for no more.
+      if (list === slices && !quiet && performance.now() - turnStart < TURN_MS) take();
+      else nextTurn();
     };
     new Promise((resolve) => resolve(step())).then(after, () => after());
   };
@@ -72,18 +82,19 @@ export function whenIdle(
     quiet = true;
     nextTurn();
   };
-  // Armed at once: a node started and left alone (a person's, a test's set-up) loads before its first call.
-  const idle = setTimeout(becameQuiet, IDLE_MS).unref();
+  let idle: ReturnType<typeof setTimeout> | undefined;
   const answered = () => {
     if (--inFlight > 0) return;
     // Quiet again only IDLE_MS after this answer, even if the timer fired while the request was in flight.
     quiet = false;
-    idle.refresh();
+    idle?.refresh();
     nextTurn();
   };
   return {
     listening: () => {
       started = true;
+      // A node started and left alone (a person's, a test's set-up) loads before its first call.
+      idle = setTimeout(becameQuiet, IDLE_MS).unref();
       nextTurn();
     },
     track: (res) => {
@@ -129,42 +140,36 @@ export function patternSteps(documents: readonly unknown[], perStep = 4): Array<
 /** A module's static imports (not `import type`, not `import()`), as biome formats them. */
 const STATIC_IMPORT = /^(?:import|export)(?!\s+type\b)[^;'"]*?\bfrom\s*'([^']+)'|^import\s*'([^']+)'/gm;
 
-/** How long a slice of `moduleSlices` may run on before it yields, in ms. */
-const SLICE_MS = 1;
-
 /**
  * Steps that import the graphs of `entries` (module URLs) one module at a time, dependencies first: Node loads the
  * graph of a dynamic import in one go, 20-100 ms of a first C-Chain call in which no request is answered; a module
  * imported after its dependencies costs only its own compilation and evaluation, a millisecond or two. The graph is
- * read from the sources as the steps go, a few files a step; a package is imported whole (those left are small), and
- * a module already loaded costs a lookup. An import the pattern misses is only loaded with the module that imports
- * it; a source that cannot be read (the packaged mock, one bundle) is not imported here at all.
+ * read from the sources under `root` as the steps go, a few files a step; a module elsewhere (a package, the server
+ * package and the model, loaded at start-up) is imported whole, and one already loaded costs a lookup. An import the
+ * pattern misses is only loaded with the module that imports it; a source that cannot be read (the packaged mock,
+ * one bundle) is not imported here at all.
  */
-export function moduleSlices(entries: readonly string[]): Array<() => unknown> {
+export function moduleSlices(entries: readonly string[], root: string): Array<() => unknown> {
   const seen = new Set<string>();
   // Depth-first: each frame is a module and the imports of it still to visit.
   const stack: Array<{ url: string; imports: string[] }> = [];
   const pending = [...entries];
-  const open = (url: string): boolean => {
-    if (seen.has(url)) return false;
+  const open = (url: string): void => {
+    if (seen.has(url)) return;
     seen.add(url);
-    if (!url.startsWith('file:')) {
-      stack.push({ url, imports: [] });
-      return true;
-    }
+    if (!url.startsWith(root)) return void stack.push({ url, imports: [] });
     let source: string;
     try {
       source = readFileSync(new URL(url), 'utf8');
     } catch {
-      return false;
+      return;
     }
     const imports = [...source.matchAll(STATIC_IMPORT)].map(([, from, bare]) => from ?? bare!);
     stack.push({ url, imports: imports.map((spec) => (spec.startsWith('.') ? new URL(spec, url).href : spec)) });
-    return true;
   };
   /** Walks until a module's imports are all loaded, then imports it; false once the graphs are all loaded. */
   const slice = async (): Promise<boolean> => {
-    const until = performance.now() + SLICE_MS;
+    const until = performance.now() + TURN_MS;
     while (performance.now() < until) {
       const frame = stack.at(-1);
       if (!frame) {

@@ -89,10 +89,11 @@ describe('whenIdle', () => {
     preload.stop();
   });
 
-  it('takes the loads of a server never called once idle from its start', async () => {
+  it('takes the loads of a server never called once idle from its listening', async () => {
     const ran: string[] = [];
     const [a, b] = [controlled(ran, 'a'), controlled(ran, 'b')];
     const preload = whenIdle([], [a.step, b.step]);
+    preload.listening();
     await a.running;
     expect(ran).toEqual(['a']);
     a.finish();
@@ -117,6 +118,7 @@ describe('whenIdle', () => {
     // have fired.
     const late = controlled([], 'late');
     const other = whenIdle([], [late.step]);
+    other.listening();
     await late.running;
     late.finish();
     other.stop();
@@ -136,7 +138,7 @@ describe('moduleSlices', () => {
         `import {\n  b,\n} from './b.mjs';\nexport * from './c.mjs';\n${log}('a' + b);\n`,
       );
       const url = (name: string) => pathToFileURL(join(dir, name)).href;
-      const [step] = moduleSlices([url('a.mjs'), url('gone.mjs')]);
+      const [step] = moduleSlices([url('a.mjs'), url('gone.mjs')], pathToFileURL(`${dir}/`).href);
       const seen = () => (globalThis as { moduleSlicesLog?: string[] }).moduleSlicesLog ?? [];
       const counts = [0];
       while ((await step!()) === AGAIN) counts.push(seen().length);
