@@ -1,19 +1,21 @@
 /**
  * The first call of each method after start-up (issue 25: at most 5 ms). A method's params validator is compiled by
  * ajv on its first call (runtime/server/ajv.ts), so a method's first call pays for it once, unless the endpoint's
- * earlier first call had its siblings compiled in the background meanwhile (one per turn of the event loop). Measured
- * in fresh processes, four ways: (1) the mock over HTTP, each method's first example sent twice, back to back, the
- * first call's time less the second's (the background compilations run between the calls, and their CPU time falls
- * into whichever call's window they hit); (2) the same with 20 ms between methods, as a person or a test suite
- * calls, so the background work is done by the next method's first call; (3) the server package's validators alone
- * (`methodValidators`), each method's params checked once in a synchronous loop, as the first call checks them with
- * nothing compiled before: what a method's compilation costs; (4) is (1) after the node idled from its start until
- * its idle steps were all taken (`preloaded`; the time that took is printed), before its first call, as a person or
- * a test suite starting a node does: what the node makes or loads when idle (mock/when-idle.ts: the served
- * endpoints' params validators, the C-Chain's modules, avalanchejs, EDR's library and the engine a first C-Chain call
- * would make) is then ready for the first call of each method. The very first call of the process also warms V8's
- * code of the request path (and, unless idle before, makes the shared Ajv); it is shown apart (the bench's own HTTP
- * client is warmed first, on a bare server, so that its first request is not counted as the node's).
+ * earlier first call had its siblings compiled in the background meanwhile (one per turn of the event loop), or the
+ * node's slices had (mock/when-idle.ts: from its listening, between requests, a millisecond a turn: the validators,
+ * the funded keys' addresses, the C-Chain's modules one at a time). Measured in fresh processes, four ways: (1) the
+ * mock over HTTP, each method's first example sent twice, back to back, the first call's time less the second's (the
+ * background work runs between the calls, and its CPU time falls into whichever call's window it hits: so the
+ * slowest single call, first or second, is shown too); (2) the same with 20 ms between methods, as a person or a
+ * test suite calls, so the background work is done by the next method's first call; (3) the server package's
+ * validators alone (`methodValidators`), each method's params checked once in a synchronous loop, as the first call
+ * checks them with nothing compiled before: what a method's compilation costs; (4) is (1) after the node idled from
+ * its start until its idle steps were all taken (`preloaded`; the time that took is printed), before its first call,
+ * as a person or a test suite starting a node does: what the node makes or loads when idle (the slices, and the
+ * loads no slice can cut: avalanchejs, EDR's library and the engine a first C-Chain call would make, libsecp256k1)
+ * is then ready for the first call of each method. The very first call of the process also warms V8's code of the
+ * request path (and, unless idle before, makes the shared Ajv); it is shown apart (the bench's own HTTP client is
+ * warmed first, on a bare server, so that its first request is not counted as the node's).
  */
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';

@@ -1,7 +1,8 @@
 /**
  * What a first call would load or make (the served endpoints' params validators, runtime/server/ajv.ts compileSteps;
- * their patterns; mock/lazy-cchain.ts C_CHAIN_MODULES and LazyCChain.idleSteps), loaded or made instead while the node
- * has nothing to do.
+ * their patterns; the funded keys' addresses; mock/lazy-cchain.ts LazyCChain.idleSteps, the C-Chain's modules and its
+ * loads), made or loaded instead before it: in slices between requests from the start, or once idle for what no slice
+ * can cut.
  */
 import { readFileSync } from 'node:fs';
 import { linearRegExp } from '../generated/server/dist/runtime/patterns.js';
