@@ -72,7 +72,7 @@ describe('whenIdle', () => {
     preload.stop();
   });
 
-  it('takes the loads only once no request came for a while, before the slices left', async () => {
+  it('takes the loads only once no request came for IDLE_MS', async () => {
     const ran: string[] = [];
     const slice = controlled(ran, 'slice');
     const preload = whenIdle([slice.step, () => ran.push('last slice')], [() => ran.push('load')]);
