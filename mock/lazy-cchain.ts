@@ -47,6 +47,9 @@ const C_CHAIN_GRAPHS = [
   './cchain/dev.ts',
 ];
 
+/** The folders of the sources those graphs are read from: the generated packages are loaded at start-up. */
+const SOURCES = ['./', '../generators/', '../runtime/', '../conform/'];
+
 export class LazyCChain {
   private parts: CChainParts | undefined;
   private loading: Promise<CChainParts> | undefined;
@@ -99,7 +102,7 @@ export class LazyCChain {
     return {
       slices: moduleSlices(
         C_CHAIN_GRAPHS.map((path) => new URL(path, import.meta.url).href),
-        new URL('.', import.meta.url).href,
+        SOURCES.map((path) => new URL(path, import.meta.url).href),
       ),
       loads: [...C_CHAIN_MODULES, () => this.load().then(({ chain }) => chain.prepare())],
     };

@@ -332,7 +332,11 @@ export async function startMockNode(
       ...cChain.slices,
       ...validators,
       ...(served.has('indexer') ? containerSteps(node.world) : []),
-      ...patternSteps([...served].map((name) => ENDPOINTS[name].document)),
+      // A pattern a step: RE2JS compiling the few it cannot prove linear takes milliseconds each.
+      ...patternSteps(
+        [...served].map((name) => ENDPOINTS[name].document),
+        1,
+      ),
       ...node.idleSteps,
     ],
     cChain.loads,

@@ -145,12 +145,12 @@ const STATIC_IMPORT = /^(?:import|export)(?!\s+type\b)[^;'"]*?\bfrom\s*'([^']+)'
  * Steps that import the graphs of `entries` (module URLs) one module at a time, dependencies first: Node loads the
  * graph of a dynamic import in one go, 20-100 ms of a first C-Chain call in which no request is answered; a module
  * imported after its dependencies costs only its own compilation and evaluation, a millisecond or two. The graph is
- * read from the sources under `root` as the steps go, a few files a step; a module elsewhere (a package, the server
- * package and the model, loaded at start-up) is imported whole, and one already loaded costs a lookup. An import the
+ * read from the sources under `roots` as the steps go, a few files a step; a module elsewhere (a package; the server
+ * package, loaded at start-up) is imported whole, and one already loaded costs a lookup. An import the
  * pattern misses is only loaded with the module that imports it; a source that cannot be read (the packaged mock,
  * one bundle) is not imported here at all.
  */
-export function moduleSlices(entries: readonly string[], root: string): Array<() => unknown> {
+export function moduleSlices(entries: readonly string[], roots: readonly string[]): Array<() => unknown> {
   const seen = new Set<string>();
   // Depth-first: each frame is a module and the imports of it still to visit.
   const stack: Array<{ url: string; imports: string[] }> = [];
@@ -158,7 +158,7 @@ export function moduleSlices(entries: readonly string[], root: string): Array<()
   const open = (url: string): void => {
     if (seen.has(url)) return;
     seen.add(url);
-    if (!url.startsWith(root)) return void stack.push({ url, imports: [] });
+    if (!roots.some((root) => url.startsWith(root))) return void stack.push({ url, imports: [] });
     let source: string;
     try {
       source = readFileSync(new URL(url), 'utf8');

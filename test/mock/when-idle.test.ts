@@ -138,7 +138,7 @@ describe('moduleSlices', () => {
         `import {\n  b,\n} from './b.mjs';\nexport * from './c.mjs';\n${log}('a' + b);\n`,
       );
       const url = (name: string) => pathToFileURL(join(dir, name)).href;
-      const [step] = moduleSlices([url('a.mjs'), url('gone.mjs')], pathToFileURL(`${dir}/`).href);
+      const [step] = moduleSlices([url('a.mjs'), url('gone.mjs')], [pathToFileURL(`${dir}/`).href]);
       const seen = () => (globalThis as { moduleSlicesLog?: string[] }).moduleSlicesLog ?? [];
       const counts = [0];
       while ((await step!()) === AGAIN) counts.push(seen().length);
