@@ -28,8 +28,8 @@ const TURN_MS = 1;
  * that and the slice under way: a node called back to back from its start has them done between its answers. `loads`
  * are each one long piece of work that cannot be cut (a bundle's or a native library's evaluation, 6-25 ms): each
  * waits until the server has had no request in flight for IDLE_MS, counted from its listening or its last answer,
- * and takes the turn before any slice left. Never once the node closes; the idle timer is unref'd, and a slice's turn holds a process only while the
- * slices last. A step that fails is left to the call that needs it to report.
+ * and takes the turn before any slice left. Never once the node closes; the idle timer is unref'd, and a slice's
+ * turn holds a process only while the slices last. A step that fails is left to the call that needs it to report.
  */
 export function whenIdle(
   slices: Array<() => unknown>,
@@ -146,9 +146,9 @@ const STATIC_IMPORT = /^(?:import|export)(?!\s+type\b)[^;'"]*?\bfrom\s*'([^']+)'
  * graph of a dynamic import in one go, 20-100 ms of a first C-Chain call in which no request is answered; a module
  * imported after its dependencies costs only its own compilation and evaluation, a millisecond or two. The graph is
  * read from the sources under `roots` as the steps go, a few files a step; a module elsewhere (a package; the server
- * package, loaded at start-up) is imported whole, and one already loaded costs a lookup. An import the
- * pattern misses is only loaded with the module that imports it; a source that cannot be read (the packaged mock,
- * one bundle) is not imported here at all.
+ * package, loaded at start-up) is imported whole, and one already loaded costs a lookup. An import the pattern misses
+ * is only loaded with the module that imports it; a source that cannot be read (the packaged mock, one bundle) is not
+ * imported here at all.
  */
 export function moduleSlices(entries: readonly string[], roots: readonly string[]): Array<() => unknown> {
   const seen = new Set<string>();
