@@ -50,8 +50,11 @@ if (target === 'json') {
   const node = createMockNode({ world: { network: 'mainnet' }, ...log });
   if (process.env.IDLE_STEPS) {
     const { C_CHAIN_MODULES } = await import('../mock/lazy-cchain.ts');
-    const cChain = node.state.cChain as { idleSteps?: () => Array<() => unknown> };
-    for (const step of cChain.idleSteps?.() ?? C_CHAIN_MODULES) await step();
+    // Older commits had no idle steps, then one list; now the loads, which include every module the slices import.
+    type Steps = Array<() => unknown>;
+    const cChain = node.state.cChain as unknown as { idleSteps?: () => Steps | { loads: Steps } };
+    const steps = cChain.idleSteps?.() ?? [...C_CHAIN_MODULES];
+    for (const step of 'loads' in steps ? steps.loads : steps) await step();
   }
   server = createHttpServer(node.listener as RequestListener);
 }

@@ -9,6 +9,7 @@ import type { Endpoint } from '../generated/server/dist/index.js';
 import type { AtomicApi } from './cchain/avax.ts';
 import type { CChain } from './cchain/evm.ts';
 import type { World } from './world/world.ts';
+import { moduleSlices } from './when-idle.ts';
 
 export interface CChainParts {
   /** The EVM (./cchain/evm.ts), whose engine is created on its first call. */
@@ -35,6 +36,19 @@ export const C_CHAIN_MODULES: ReadonlyArray<() => unknown> = [
   () => import('./world/signers.ts').then(({ loadSecp256k1 }) => loadSecp256k1()),
   () => Promise.all([import('./cchain/rpc.ts'), import('./cchain/dev.ts')]),
 ];
+
+/** The modules C_CHAIN_MODULES imports, whose graphs the node loads a module at a time. */
+const C_CHAIN_GRAPHS = [
+  './cchain/avax.ts',
+  './cchain/atomic.ts',
+  './cchain/genesis-view.ts',
+  './cchain/evm.ts',
+  './cchain/rpc.ts',
+  './cchain/dev.ts',
+];
+
+/** The folders of the sources those graphs are read from: the generated packages are loaded at start-up. */
+const SOURCES = ['./', '../generators/', '../runtime/', '../conform/'];
 
 export class LazyCChain {
   private parts: CChainParts | undefined;
@@ -79,11 +93,19 @@ export class LazyCChain {
   }
 
   /**
-   * The steps a node takes while idle (../when-idle.ts): C_CHAIN_MODULES, then the chain's engine made ahead of its
-   * first call (./cchain/evm.ts `prepare`), which builds nothing the node shows.
+   * The steps a node takes while idle (../when-idle.ts). Slices: the modules of C_CHAIN_MODULES, one at a time.
+   * Loads: C_CHAIN_MODULES (avalanchejs, EDR, libsecp256k1: each one piece of work; the modules then cost a lookup),
+   * then the chain's engine made ahead of its first call (./cchain/evm.ts `prepare`), which builds nothing the node
+   * shows.
    */
-  idleSteps(): Array<() => unknown> {
-    return [...C_CHAIN_MODULES, () => this.load().then(({ chain }) => chain.prepare())];
+  idleSteps(): { slices: Array<() => unknown>; loads: Array<() => unknown> } {
+    return {
+      slices: moduleSlices(
+        C_CHAIN_GRAPHS.map((path) => new URL(path, import.meta.url).href),
+        SOURCES.map((path) => new URL(path, import.meta.url).href),
+      ),
+      loads: [...C_CHAIN_MODULES, () => this.load().then(({ chain }) => chain.prepare())],
+    };
   }
 
   /** `/ext/bc/C/avax` (./cchain/avax.ts), once loaded. */

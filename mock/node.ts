@@ -23,6 +23,7 @@ import { lazyEndpoint } from './lazy-cchain.ts';
 import { serveDevMethods } from './cchain/dev-rpc.ts';
 import { patternSteps, whenIdle } from './when-idle.ts';
 import { containerSteps } from './world/indexer.ts';
+import { fundedAccount, fundedKeys } from './engine/dev.ts';
 
 export interface MockNodeOptions {
   /** Serve `/ext/admin` (the node's default is off; the mock's is on). */
@@ -315,21 +316,31 @@ export async function startMockNode(
 ): Promise<RunningMockNode> {
   const node = createMockNode(options);
   const host = options.host ?? '127.0.0.1';
-  // Made or loaded while idle: what a first call would make (its params validator) or load (the C-Chain's modules and
-  // engine, avalanchejs for a first tx) as its caller waits. One validator first, which makes the shared Ajv (ajv's
-  // code cold, ~15 ms); then the loads, each 25-100 ms of a first call; then the other validators, 1-20 ms each.
+  // Made or loaded before a first call would, as its caller waited (./when-idle.ts). Slices, between requests from the
+  // start: one validator first, which makes the shared Ajv (ajv's code cold, ~15 ms, which the process's first call
+  // would make); the funded keys' addresses; the C-Chain's modules one at a time (20-40 ms of a first C-Chain call);
+  // the other validators, 1-5 ms each; the indexes' newest containers; patterns and release views. Loads, once the
+  // node idles: avalanchejs, EDR and its engine, libsecp256k1 (each 6-25 ms in one piece, which no slice can cut).
   const served = new Set(node.routes.values());
   const [makeAjv, ...validators] = [...served].flatMap(validatorSteps);
-  const preload = whenIdle([
-    ...(makeAjv ? [makeAjv] : []),
-    // The funded keys' addresses (mock/engine/dev.ts fundedAccount), remembered once derived.
-    ...(served.has('dev') ? [() => node.state.dev.listAccounts()] : []),
-    ...(served.has('indexer') ? containerSteps(node.world) : []),
-    ...(served.has('c-avax') ? node.state.cChain.idleSteps() : []),
-    ...validators,
-    ...patternSteps([...served].flatMap((name) => patternsOf(mockModel(), endpointModel(name)))),
-    ...node.idleSteps,
-  ]);
+  const cChain = served.has('c-avax') ? node.state.cChain.idleSteps() : { slices: [], loads: [] };
+  const preload = whenIdle(
+    [
+      ...(makeAjv ? [makeAjv] : []),
+      // The funded keys' addresses (mock/engine/dev.ts fundedAccount), remembered once derived: a key a slice.
+      ...(served.has('dev') ? fundedKeys(node.world).map((key) => () => fundedAccount(node.world, key)) : []),
+      ...cChain.slices,
+      ...validators,
+      ...(served.has('indexer') ? containerSteps(node.world) : []),
+      // A pattern a step: RE2JS compiling the few it cannot prove linear takes milliseconds each.
+      ...patternSteps(
+        [...served].flatMap((name) => patternsOf(mockModel(), endpointModel(name))),
+        1,
+      ),
+      ...node.idleSteps,
+    ],
+    cChain.loads,
+  );
   const { server, close } = await serveHttp(
     (req, res) => {
       preload.track(res);
@@ -342,6 +353,7 @@ export async function startMockNode(
     preload.stop();
     throw error;
   });
+  preload.listening();
   const closeWebSockets = serveWebSocketsOnUpgrade(server, node);
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;

@@ -304,15 +304,16 @@ export class DevControls extends StateEdits {
     return {};
   }
 
-  /** The funded keys: on a local network the ewoq key first, then the derived accounts. */
   listAccounts(): { accounts: Account[] } {
-    const keys = [
-      ...(this.world.network.name === 'local' ? [EWOQ_PRIVATE_KEY] : []),
-      ...this.world.accounts.map((a) => a.privateKey),
-    ];
-    return { accounts: keys.map((privateKey) => fundedAccount(this.world, privateKey)) };
+    return { accounts: fundedKeys(this.world).map((privateKey) => fundedAccount(this.world, privateKey)) };
   }
 }
+
+/** The funded keys: on a local network the ewoq key first, then the derived accounts. */
+export const fundedKeys = (world: World): string[] => [
+  ...(world.network.name === 'local' ? [EWOQ_PRIVATE_KEY] : []),
+  ...world.accounts.map((a) => a.privateKey),
+];
 
 interface Account {
   privateKey: string;

@@ -1,11 +1,15 @@
 /**
- * The idle preload (mock/when-idle.ts): the steps one at a time once idle (from start-up, or after an answer), none
- * while a request is in flight, none after stop; and over HTTP, a node that idled has the C-Chain's modules loaded and its
- * chain still unbuilt.
+ * The preload (mock/when-idle.ts): slices one at a time from listening, between requests; loads once idle (from
+ * start-up, or after an answer); none while a request is in flight, none after stop; a module graph imported a module
+ * a step; and over HTTP, a node that idled has the C-Chain's modules loaded and its chain still unbuilt.
  */
 import { EventEmitter } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { patternSteps, whenIdle } from '../../mock/when-idle.ts';
+import { AGAIN, moduleSlices, patternSteps, whenIdle } from '../../mock/when-idle.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { callRpc } from '../support/rpc.ts';
 
@@ -33,42 +37,63 @@ function controlled(ran: string[], name: string) {
 }
 
 describe('whenIdle', () => {
-  it('runs the steps one at a time once idle after an answer, and none while a request is in flight', async () => {
+  it('takes slices one at a time from listening, none while a request is in flight, the next after its answer', async () => {
     const ran: string[] = [];
     const [a, b] = [controlled(ran, 'a'), controlled(ran, 'b')];
     const preload = whenIdle([a.step, b.step, () => ran.push('c')]);
     await turn();
+    // Nothing before the server listens.
     expect(ran).toEqual([]);
+    preload.listening();
+    await a.running;
+    // A request that arrives while a slice runs holds the next back until it is answered.
     const first = request();
     preload.track(first.res);
-    first.end();
-    await a.running;
-    // A request that arrives while a step runs holds the next back until it is answered and the node idles again.
-    const second = request();
-    preload.track(second.res);
     a.finish();
-    // A preload armed now runs its step IDLE_MS later: the first one's gap after its step has passed by then.
-    const witness = controlled([], 'witness');
-    const other = whenIdle([witness.step]);
-    const third = request();
-    other.track(third.res);
-    third.end();
-    await witness.running;
-    witness.finish();
-    other.stop();
+    await turn();
+    await turn();
     expect(ran).toEqual(['a']);
-    second.end();
+    first.end();
+    // Taken at once after the answer, not once the node idled.
     await b.running;
     expect(ran).toEqual(['a', 'b']);
     b.finish();
-    await expect.poll(() => ran, { timeout: 10_000 }).toEqual(['a', 'b', 'c']);
+    await preload.done;
+    expect(ran).toEqual(['a', 'b', 'c']);
     preload.stop();
   });
 
-  it('runs the steps of a server never called once idle from its start', async () => {
+  it('takes a slice again while it answers AGAIN', async () => {
+    let left = 3;
+    const preload = whenIdle([() => (--left > 0 ? AGAIN : undefined)]);
+    preload.listening();
+    await preload.done;
+    expect(left).toBe(0);
+    preload.stop();
+  });
+
+  it('takes the loads only once no request came for IDLE_MS', async () => {
+    const ran: string[] = [];
+    const slice = controlled(ran, 'slice');
+    const preload = whenIdle([slice.step, () => ran.push('last slice')], [() => ran.push('load')]);
+    preload.listening();
+    await slice.running;
+    // A request keeps the node from idling: the loads wait for IDLE_MS after its answer.
+    const first = request();
+    preload.track(first.res);
+    slice.finish();
+    first.end();
+    await expect.poll(() => ran, { timeout: 10_000 }).toEqual(['slice', 'last slice']);
+    await preload.done;
+    expect(ran).toEqual(['slice', 'last slice', 'load']);
+    preload.stop();
+  });
+
+  it('takes the loads of a server never called once idle from its listening', async () => {
     const ran: string[] = [];
     const [a, b] = [controlled(ran, 'a'), controlled(ran, 'b')];
-    const preload = whenIdle([a.step, b.step]);
+    const preload = whenIdle([], [a.step, b.step]);
+    preload.listening();
     await a.running;
     expect(ran).toEqual(['a']);
     a.finish();
@@ -80,24 +105,49 @@ describe('whenIdle', () => {
     preload.stop();
   });
 
-  it('runs nothing once stopped', async () => {
+  it('takes nothing once stopped, not even a slice that asked to be taken again', async () => {
     const ran: string[] = [];
-    const preload = whenIdle([() => ran.push('a')]);
-    const first = request();
-    preload.track(first.res);
-    first.end();
+    const again = controlled(ran, 'again');
+    const preload = whenIdle([() => again.step().then(() => AGAIN), () => ran.push('b')], [() => ran.push('load')]);
+    preload.listening();
+    await again.running;
     preload.stop();
+    again.finish();
     await preload.done;
-    // A second preload armed after it: its step starts after the stopped one's timer (same delay, set first) would have fired.
+    // A second preload armed after it: its load starts after the stopped one's timer (same delay, set first) would
+    // have fired.
     const late = controlled([], 'late');
-    const other = whenIdle([late.step]);
-    const again = request();
-    other.track(again.res);
-    again.end();
+    const other = whenIdle([], [late.step]);
+    other.listening();
     await late.running;
     late.finish();
     other.stop();
-    expect(ran).toEqual([]);
+    expect(ran).toEqual(['again']);
+  });
+});
+
+describe('moduleSlices', () => {
+  it("imports a graph's modules one a step, each after its imports, and nothing it cannot read", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'module-slices-'));
+    try {
+      const log = `globalThis.moduleSlicesLog ??= []; globalThis.moduleSlicesLog.push`;
+      writeFileSync(join(dir, 'c.mjs'), `${log}('c');\nexport const c = 1;\n`);
+      writeFileSync(join(dir, 'b.mjs'), `import { c } from './c.mjs';\n${log}('b');\nexport const b = c;\n`);
+      writeFileSync(
+        join(dir, 'a.mjs'),
+        `import {\n  b,\n} from './b.mjs';\nexport * from './c.mjs';\n${log}('a' + b);\n`,
+      );
+      const url = (name: string) => pathToFileURL(join(dir, name)).href;
+      const [step] = moduleSlices([url('a.mjs'), url('gone.mjs')], [pathToFileURL(`${dir}/`).href]);
+      const seen = () => (globalThis as { moduleSlicesLog?: string[] }).moduleSlicesLog ?? [];
+      const counts = [0];
+      while ((await step!()) === AGAIN) counts.push(seen().length);
+      // Each module evaluated in a step of its own (a step may also only read), its imports first.
+      expect(seen()).toEqual(['c', 'b', 'a1']);
+      expect(counts.slice(1).every((count, i) => count - counts[i]! <= 1)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -105,7 +155,7 @@ describe('what a node makes while idle besides loads (accounts, release views, c
   it('answers after its idle steps as a node that never idled does', async () => {
     const idled = await startMockNode({ port: 0, indexEnabled: true });
     await idled.preloaded;
-    // Called at once, back to back: its idle steps wait for a pause.
+    // Called at once, back to back: its loads wait for a pause, its slices come between the calls.
     const fresh = await startMockNode({ port: 0, indexEnabled: true });
     try {
       for (const [path, method, params] of [
@@ -156,7 +206,7 @@ describe("a C-Chain engine made while the node idled (LazyCChain's idle steps)",
   async function idledAndFresh(between: (node: RunningMockNode) => Promise<unknown>, network?: 'fuji') {
     const idled = await startMockNode({ port: 0, world: { network, accounts: 2 } });
     const fresh = await startMockNode({ port: 0, world: { network, accounts: 2 } });
-    for (const step of idled.state.cChain.idleSteps()) await step();
+    for (const step of idled.state.cChain.idleSteps().loads) await step();
     expect(idled.state.cChain.loaded?.chain.started).toBe(false);
     expect(idled.state.world.preForkGenesis.get('C')).toBeUndefined();
     await between(idled);
