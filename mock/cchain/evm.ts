@@ -228,7 +228,11 @@ export class CChain {
     else if (saved.id !== blockIDOf(hash))
       throw new Error(`the saved C-Chain's genesis ${saved.id} is not this network's (${blockIDOf(hash)})`);
     if (await replayChain(this, provider)) await this.call(provider, 'evm_setAutomine', [this.automine]);
-    if (this.world.fork) this.lastTime = BigInt((await this.latestHeader(provider)).timestamp);
+    // A fork's chain continues from the fork block: its height, and what the next block builds on.
+    if (this.world.fork) {
+      const forkBlock = (await this.call(provider, 'eth_getBlockByNumber', ['latest', true])) as RpcBlock;
+      if (Number(forkBlock.number) > 0) this.recordFees(forkBlock);
+    }
     for (const address of this.impersonated) await this.call(provider, 'hardhat_impersonateAccount', [`0x${address}`]);
     return provider;
   }
@@ -449,7 +453,9 @@ export class CChain {
   /** The gas price oracle's tip and base fee, at the world's time (coreth's oracle reads its clock). */
   suggestion(): { tip: bigint; baseFee: bigint } {
     // The oracle reads its CHECK_BLOCKS newest blocks, and the genesis apart when the chain has no more.
-    return this.rules.suggest(this.fees.slice(-CHECK_BLOCKS - 1).reverse(), this.nextBlockTime());
+    // A fork holds no blocks below its fork block but the genesis: the holes are skipped.
+    const newest = this.fees.slice(-CHECK_BLOCKS - 1).filter((fee) => fee !== undefined);
+    return this.rules.suggest(newest.reverse(), this.nextBlockTime());
   }
 
   /**
@@ -469,9 +475,11 @@ export class CChain {
     const last = mined?.block ?? ((await this.call(provider, 'eth_getBlockByNumber', ['latest', true])) as RpcBlock);
     const latest = Number(last.number);
     const blocks: RpcBlock[] = [];
-    for (let height = this.world.indexes['C/block'].length + 1; height < latest; height++)
+    // The last accepted height: a fork's source blocks up to its fork block are never this chain's to accept.
+    const accepted = this.height;
+    for (let height = accepted + 1; height < latest; height++)
       blocks.push((await this.call(provider, 'eth_getBlockByNumber', [hex(BigInt(height)), true])) as RpcBlock);
-    if (latest > this.world.indexes['C/block'].length) blocks.push(last);
+    if (latest > accepted) blocks.push(last);
     const paid = blocks.some((block) => baseFeesOf(block) > 0n);
     return { blocks, coinbase: paid ? (mined?.coinbase ?? (await this.balance(provider, COINBASE))) : undefined };
   }

@@ -91,6 +91,33 @@ export class ForkSource {
     return BigInt(result);
   }
 
+  /**
+   * The source's C-Chain config (coreth's `eth_getChainConfig`, cached under the fork's C-Chain block); undefined when
+   * the source answers it with an error (a node that does not serve it).
+   */
+  async cChainConfig(): Promise<Record<string, unknown> | undefined> {
+    const url = `${this.url}/ext/bc/C/rpc`;
+    const response = await this.cached(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getChainConfig', params: [] }),
+      signal: AbortSignal.timeout(60_000),
+    });
+    const text = await response.text();
+    const parsed = ((): { result?: unknown; error?: unknown } | null => {
+      try {
+        return JSON.parse(text) as { result?: unknown; error?: unknown } | null;
+      } catch {
+        return null;
+      }
+    })();
+    if (response.status === 200 && parsed?.error !== undefined) return undefined;
+    const result = parsed?.result;
+    if (response.status !== 200 || !result || typeof result !== 'object' || Array.isArray(result))
+      throw new Error(`the fork source ${url} answered eth_getChainConfig with no config (HTTP ${response.status})`);
+    return result as Record<string, unknown>;
+  }
+
   private fileOf(url: string, body: string): string | undefined {
     if (!this.cacheDir || !this.scope) return undefined;
     const path = url.slice(this.url.length);
