@@ -77,6 +77,21 @@ describe("a fork's C-Chain and a contract deployed before the fork", () => {
     expect(await rpc(fork.url, 'eth_getLogs', [{ ...filter, toBlock: 'latest' }])).toEqual(logs);
   });
 
+  it("answers the blocks up to the fork block, the genesis included, as the source does, coreth's fields too", async () => {
+    for (const n of [0n, deployBlock, forkBlock]) {
+      for (const full of [false, true]) {
+        const params = [hex(n), full];
+        const atSource = (await rpc(source.url, 'eth_getBlockByNumber', params)) as { hash: string };
+        expect(atSource).toHaveProperty('blockGasCost');
+        expect(await rpc(fork.url, 'eth_getBlockByNumber', params)).toEqual(atSource);
+        expect(await rpc(fork.url, 'eth_getBlockByHash', [atSource.hash, full])).toEqual(atSource);
+      }
+      expect(await rpc(fork.url, 'eth_getHeaderByNumber', [hex(n)])).toEqual(
+        await rpc(source.url, 'eth_getHeaderByNumber', [hex(n)]),
+      );
+    }
+  });
+
   it('writes on top of the fork block, and a revert or a reset goes back to it', async () => {
     const f = cClients(fork.url);
     const snapshot = await rpc(fork.url, 'evm_snapshot', []);
