@@ -109,6 +109,15 @@ function newCorethMethods(chain: CChain): OwnMethods {
     eth_getBlockReceipts: (params) => readBlockReceipts(chain, params),
     eth_getTransactionByHash: (params) => ownTransaction(chain, 'eth_getTransactionByHash', params),
     eth_getTransactionReceipt: (params) => ownTransaction(chain, 'eth_getTransactionReceipt', params),
+    // A fork's engine names the block of a transaction of the source's history by a hash of its own making.
+    ...(chain.world.fork
+      ? withCorethHashes(chain, {
+          eth_getTransactionByBlockNumberAndIndex: (params) =>
+            ownTransaction(chain, 'eth_getTransactionByBlockNumberAndIndex', params),
+          eth_getTransactionByBlockHashAndIndex: (params) =>
+            ownTransaction(chain, 'eth_getTransactionByBlockHashAndIndex', params),
+        })
+      : {}),
     // rpc.ErrNotificationsUnsupported: subscriptions are /ext/bc/C/ws's (./ws.ts).
     eth_subscribe: async () => {
       throw new EvmError(-32601, 'notifications not supported');

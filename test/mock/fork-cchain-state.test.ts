@@ -86,6 +86,12 @@ describe("a fork's C-Chain and a contract deployed before the fork", () => {
         expect(await rpc(fork.url, 'eth_getBlockByNumber', params)).toEqual(atSource);
         expect(await rpc(fork.url, 'eth_getBlockByHash', [atSource.hash, full])).toEqual(atSource);
       }
+      if (n > 0n) {
+        const { hash } = (await rpc(source.url, 'eth_getBlockByNumber', [hex(n), false])) as { hash: string };
+        const atSource = await rpc(source.url, 'eth_getTransactionByBlockNumberAndIndex', [hex(n), '0x0']);
+        expect(await rpc(fork.url, 'eth_getTransactionByBlockNumberAndIndex', [hex(n), '0x0'])).toEqual(atSource);
+        expect(await rpc(fork.url, 'eth_getTransactionByBlockHashAndIndex', [hash, '0x0'])).toEqual(atSource);
+      }
       expect(await rpc(fork.url, 'eth_getHeaderByNumber', [hex(n)])).toEqual(
         await rpc(source.url, 'eth_getHeaderByNumber', [hex(n)]),
       );
