@@ -8,6 +8,7 @@ import type { RpcBlock } from './blocks.ts';
 import { BODY_FIELDS, corethBlock, corethBlockBytes, corethHeaderJson } from './coreth-block.ts';
 import type { CChain } from './evm.ts';
 import { corethReceipt } from './receipts.ts';
+import type { Fork } from '../fork/lazy.ts';
 
 const quantity = (n: bigint) => `0x${n.toString(16)}`;
 
@@ -35,10 +36,35 @@ export async function ownBlock<Block extends Pick<RpcBlock, 'hash' | 'number'>>(
 
 /**
  * eth_getBlockByNumber/Hash and eth_getHeaderByNumber/Hash: the engine's block, read with its transactions (the
- * coreth block's size needs them), answered as coreth's BlockChainAPI marshals it; null when the chain has none. A
- * block of a fork source's history is answered as the engine has it (the source's extras are not kept).
+ * coreth block's size needs them), answered as coreth's BlockChainAPI marshals it; null when the chain has none.
  */
-export function readBlock(chain: CChain, method: string, params: unknown): Promise<unknown> {
+export async function readBlock(chain: CChain, method: string, params: unknown): Promise<unknown> {
+  const [, fullTx] = Array.isArray(params) ? params : [];
+  const answer = await readOwnBlock(chain, method, params);
+  if (!(answer instanceof SourceBlock)) return answer;
+  // A block of a fork source's history (the fork block and below) is the source's, as it answers it, coreth's fields
+  // and hashes included (EDR keeps neither).
+  const byNumber = method.replace('ByHash', 'ByNumber');
+  const reply = await (chain.world.fork as Fork).source.cCall(
+    byNumber,
+    byNumber.startsWith('eth_getHeader') ? [answer.number] : [answer.number, fullTx === true],
+  );
+  const block = 'result' in reply ? (reply.result as { number?: unknown } | null) : undefined;
+  // Checked where read: only the block asked for is answered as the source's.
+  if (typeof block !== 'object' || block === null || block.number !== answer.number)
+    throw new Error(`the fork source answered ${byNumber} ${answer.number} with no such block`);
+  return block;
+}
+
+/** The number of a block of a fork source's history, which the source answers. */
+class SourceBlock {
+  readonly number: string;
+  constructor(number: string) {
+    this.number = number;
+  }
+}
+
+function readOwnBlock(chain: CChain, method: string, params: unknown): Promise<unknown> {
   const [at, fullTx] = Array.isArray(params) ? params : [];
   const headerOnly = method.startsWith('eth_getHeader');
   const engineMethod = method.replace('eth_getHeader', 'eth_getBlock');
@@ -49,8 +75,8 @@ export function readBlock(chain: CChain, method: string, params: unknown): Promi
     if (!block) return null;
     const extra = chain.corethExtra(Number(block.number));
     let answer: Record<string, unknown>;
-    // The mock holds no more of a fork source's block than the engine read: it answers that.
-    if (!extra || extra.fromSource) answer = { ...block };
+    if (chain.world.fork && (!extra || extra.fromSource)) return new SourceBlock(block.number);
+    if (!extra) answer = { ...block };
     else if (headerOnly) answer = corethHeaderJson(chain.world, block, extra, chain.release);
     else
       answer = corethBlock(

@@ -262,7 +262,12 @@ export class CChain {
         // The replay set each block's own coinbase.
         ['hardhat_setCoinbase', [`0x${this.coinbase}`]],
       ]);
-    if (this.world.fork) this.lastTime = BigInt((await this.latestHeader(provider)).timestamp);
+    // A fork's chain continues from the fork block: its height, and what the next block builds on.
+    if (this.world.fork) {
+      const forkBlock = (await this.call(provider, 'eth_getBlockByNumber', ['latest', true])) as RpcBlock;
+      if (Number(forkBlock.number) > 0) this.recordFees(forkBlock);
+      else this.lastTime = BigInt(forkBlock.timestamp);
+    }
     for (const address of this.impersonated) await this.call(provider, 'hardhat_impersonateAccount', [`0x${address}`]);
     return provider;
   }
@@ -493,7 +498,9 @@ export class CChain {
   /** The gas price oracle's tip and base fee, at the world's time (coreth's oracle reads its clock). */
   suggestion(): { tip: bigint; baseFee: bigint } {
     // The oracle reads its CHECK_BLOCKS newest blocks, and the genesis apart when the chain has no more.
-    return this.rules.suggest(this.fees.slice(-CHECK_BLOCKS - 1).reverse(), this.nextBlockTime());
+    // A fork holds no blocks below its fork block but the genesis: the holes are skipped.
+    const newest = this.fees.slice(-CHECK_BLOCKS - 1).filter((fee) => fee !== undefined);
+    return this.rules.suggest(newest.reverse(), this.nextBlockTime());
   }
 
   /**
@@ -513,9 +520,11 @@ export class CChain {
     const last = mined?.block ?? ((await this.call(provider, 'eth_getBlockByNumber', ['latest', true])) as RpcBlock);
     const latest = Number(last.number);
     const blocks: RpcBlock[] = [];
-    for (let height = this.world.indexes['C/block'].length + 1; height < latest; height++)
+    // The last accepted height: a fork's source blocks up to its fork block are never this chain's to accept.
+    const accepted = this.height;
+    for (let height = accepted + 1; height < latest; height++)
       blocks.push((await this.call(provider, 'eth_getBlockByNumber', [hex(BigInt(height)), true])) as RpcBlock);
-    if (latest > this.world.indexes['C/block'].length) blocks.push(last);
+    if (latest > accepted) blocks.push(last);
     const coinbases = new Map<string, bigint>();
     for (const block of blocks) {
       const miner = block.miner.slice(2).toLowerCase();

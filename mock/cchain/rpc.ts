@@ -32,6 +32,7 @@ import { knownTransactionArgs, refusedTransactionArgs, withCallGas } from './tra
 import { answerDevMethod } from './dev-rpc.ts';
 import { storageKeys } from './storage-keys.ts';
 import { uncleMethods } from './uncles.ts';
+import type { Fork } from '../fork/lazy.ts';
 
 /** geth's rpc/http.go defaultBodyLimit. */
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -65,7 +66,13 @@ function ownTransaction(chain: CChain, method: string, params: unknown): Promise
     } | null;
     if (!chain.world.fork || !found?.blockHash) return corethHashes(chain, found);
     const block = (await chain.call(p, 'eth_getBlockByNumber', [found.blockNumber, false])) as { hash?: string } | null;
-    return block?.hash === found.blockHash ? corethHashes(chain, found) : null;
+    if (block?.hash === found.blockHash) return corethHashes(chain, found);
+    // A transaction of the source's history up to the fork block: EDR names its block by a hash of EDR's own making
+    // (of the header fields it read), not the hash the source gave the block, which the block read answers.
+    const forkBlock = (chain.world.fork as Fork).source.cHeight;
+    if (block?.hash && forkBlock !== undefined && BigInt(found.blockNumber ?? -1) <= forkBlock)
+      return corethHashes(chain, { ...found, blockHash: block.hash });
+    return null;
   });
 }
 
@@ -102,6 +109,15 @@ function newCorethMethods(chain: CChain): OwnMethods {
     eth_getBlockReceipts: (params) => readBlockReceipts(chain, params),
     eth_getTransactionByHash: (params) => ownTransaction(chain, 'eth_getTransactionByHash', params),
     eth_getTransactionReceipt: (params) => ownTransaction(chain, 'eth_getTransactionReceipt', params),
+    // A fork's engine names the block of a transaction of the source's history by a hash of its own making.
+    ...(chain.world.fork
+      ? withCorethHashes(chain, {
+          eth_getTransactionByBlockNumberAndIndex: (params) =>
+            ownTransaction(chain, 'eth_getTransactionByBlockNumberAndIndex', params),
+          eth_getTransactionByBlockHashAndIndex: (params) =>
+            ownTransaction(chain, 'eth_getTransactionByBlockHashAndIndex', params),
+        })
+      : {}),
     // rpc.ErrNotificationsUnsupported: subscriptions are /ext/bc/C/ws's (./ws.ts).
     eth_subscribe: async () => {
       throw new EvmError(-32601, 'notifications not supported');

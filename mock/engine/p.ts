@@ -295,8 +295,6 @@ function standard(world: World, decoded: DecodedTx): Effects {
         name: tx.chainName.value() as string,
         subnetID,
         vmID: tx.vmID.toString() as string,
-        fxIDs: tx.fxIds.map((f: { toString(): string }) => f.toString()),
-        genesisData: tx.genesisData.bytes as Uint8Array,
       };
       effects.apply = (w) => w.chains.set(chain.id, chain);
       break;

@@ -91,6 +91,45 @@ export class ForkSource {
     return BigInt(result);
   }
 
+  /**
+   * The source's C-Chain config (coreth's `eth_getChainConfig`); undefined when the source answers it with an error (a
+   * node that does not serve it).
+   */
+  async cChainConfig(): Promise<Record<string, unknown> | undefined> {
+    const answer = await this.cCall('eth_getChainConfig', []);
+    if ('error' in answer) return undefined;
+    const { result } = answer;
+    if (!result || typeof result !== 'object' || Array.isArray(result))
+      throw new Error(`the fork source ${this.url} answered eth_getChainConfig with no config`);
+    return result as Record<string, unknown>;
+  }
+
+  /**
+   * The source's answer to a C-Chain read of what it holds at or below the fork's C-Chain block (so cached under it):
+   * its `result`, or its `error` as it gave it.
+   */
+  async cCall(method: string, params: unknown[]): Promise<{ result: unknown } | { error: unknown }> {
+    const url = `${this.url}/ext/bc/C/rpc`;
+    const response = await this.cached(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      signal: AbortSignal.timeout(60_000),
+    });
+    const text = await response.text();
+    const parsed = ((): Record<string, unknown> | null => {
+      try {
+        return JSON.parse(text) as Record<string, unknown> | null;
+      } catch {
+        return null;
+      }
+    })();
+    if (response.status === 200 && parsed && 'error' in parsed) return { error: parsed.error };
+    if (response.status !== 200 || !parsed || !('result' in parsed))
+      throw new Error(`the fork source ${url} answered ${method} with no JSON-RPC result (HTTP ${response.status})`);
+    return { result: parsed.result };
+  }
+
   private fileOf(url: string, body: string): string | undefined {
     if (!this.cacheDir || !this.scope) return undefined;
     const path = url.slice(this.url.length);

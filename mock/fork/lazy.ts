@@ -16,7 +16,7 @@ import type { Clients } from './clients.ts';
 import { hexBytes } from './convert.ts';
 import type { ForkSource } from './fetch.ts';
 import { type SubnetDetails, applySubnet, subnetDetails } from './subnets.ts';
-import { LaterBlocks } from './later.ts';
+import type { LaterBlocks } from './later.ts';
 import { SharedMemory } from './atomic.ts';
 import { Stakes } from './stakers.ts';
 import { Removals } from './removed.ts';
@@ -52,7 +52,7 @@ export class Fork {
     world: World,
     source: ForkSource,
     cached: Clients,
-    live: Clients,
+    later: LaterBlocks,
     heights: Record<UtxoChain, number>,
     detailed: Set<string>,
   ) {
@@ -61,7 +61,7 @@ export class Fork {
     this.source = source;
     this.cached = cached;
     this.heights = heights;
-    this.later = new LaterBlocks(cached, live, heights);
+    this.later = later;
     this.shared = new SharedMemory(
       world,
       cached,
@@ -237,10 +237,11 @@ export class Fork {
     let load = this.subnetLoads.get(id);
     if (!load) {
       load = (async () => {
-        if ((await this.later.ids('P')).has(id)) return;
+        const later = await this.later.ids('P');
+        if (later.has(id)) return;
         let details: SubnetDetails;
         try {
-          details = await subnetDetails(this.cached, id);
+          details = await subnetDetails(this.cached, id, later);
         } catch (error) {
           if (refusedBySource(error)) return; // not a subnet at the source either
           throw error;

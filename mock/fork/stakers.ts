@@ -24,15 +24,21 @@ export async function inBatches<T, R>(items: readonly T[], each: (item: T) => Pr
   return results;
 }
 
-/** The delegators of every validator that has some, as stakers of their validator. */
-export async function delegatorsOf(c: Clients, validators: Json[], subnetID: string): Promise<Staker[]> {
+/** The delegators of every validator that has some, as stakers of their validator, but those `later` added. */
+export async function delegatorsOf(
+  c: Clients,
+  validators: Json[],
+  subnetID: string,
+  later: ReadonlySet<string>,
+): Promise<Staker[]> {
   const delegated = validators.filter((v) => Number(v.delegatorCount ?? 0) > 0);
   const lists = await inBatches(delegated, async (v) => {
     const answer = (await c.p.getCurrentValidators({ subnetID, nodeIDs: [String(v.nodeID)] } as never)) as unknown as {
       validators: Json[];
     };
     const entry = answer.validators.find((e) => e.txID === v.txID);
-    return ((entry?.delegators as Json[] | undefined) ?? []).map((d) => stakerFrom(d, subnetID, String(v.txID)));
+    const kept = ((entry?.delegators as Json[] | undefined) ?? []).filter((d) => !later.has(String(d.txID)));
+    return kept.map((d) => stakerFrom(d, subnetID, String(v.txID)));
   });
   return lists.flat();
 }

@@ -7,7 +7,7 @@
  */
 import { deriveKeys } from '../world/genesis.ts';
 import { idOf } from '../world/codec.ts';
-import { EMPTY_ID, FX_IDS, NETWORKS, type NetworkIdentity } from '../world/networks.ts';
+import { EMPTY_ID, NETWORKS, type NetworkIdentity } from '../world/networks.ts';
 import { recordValidatorSets } from '../world/validator-history.ts';
 import { World } from '../world/world.ts';
 import type { WorldOptions } from '../world/genesis.ts';
@@ -18,6 +18,7 @@ import { fromSource, sourceError } from './walk.ts';
 import { applySubnet, subnetDetails } from './subnets.ts';
 import { delegatorsOf } from './stakers.ts';
 import { ForkSource } from './fetch.ts';
+import { LaterBlocks } from './later.ts';
 import { Fork } from './lazy.ts';
 import type { ResolvedFork } from './options.ts';
 
@@ -63,10 +64,12 @@ async function startFork(options: ResolvedFork, worldOptions: WorldOptions, retr
   source.scope = `${networkID}/${height}-${idOf(pBytes)}-${xHeight}`;
   const c = clientsOf(source.url, source.cached);
   const atTip = height === pTipHeight;
+  const heights = { P: height, X: xHeight };
+  const later = new LaterBlocks(c, live, heights);
 
   // Every read of the start state at once: a round trip to a distant node is most of a fork's start-up.
   const config = configOf(c, known.config);
-  const state = readState(c);
+  const state = readState(c, later.ids('P'));
   // Awaited below; a failure before then must not surface as an unhandled rejection.
   for (const pending of [config, state]) pending.catch(() => undefined);
   const [networkName, xChainID, cChainID, avax, xBlock, xBlockJson, pBlockJson, timestamp] = await Promise.all([
@@ -87,9 +90,6 @@ async function startFork(options: ResolvedFork, worldOptions: WorldOptions, retr
     cChainID: String(cChainID.blockchainID),
     avaxAssetID: String(avax.assetID),
     startTime: pTime,
-    allocations: [],
-    initialStakedFunds: [],
-    stakers: [],
     config: await config,
   };
   const world = new World(identity);
@@ -105,7 +105,7 @@ async function startFork(options: ResolvedFork, worldOptions: WorldOptions, retr
   recordValidatorSets(world, world.tip('P'));
   fundAccounts(world);
   world.journal.recording = true;
-  world.fork = new Fork(world, source, c, clientsOf(source.url, source.live), { P: height, X: xHeight }, detailed);
+  world.fork = new Fork(world, source, c, later, heights, detailed);
   return world;
 }
 
@@ -146,8 +146,12 @@ async function configOf(c: Clients, base: NetworkIdentity['config']): Promise<Ne
 
 type State = Awaited<ReturnType<typeof readState>>;
 
-async function readState(c: Clients) {
-  const [chains, feeState, validatorFeeState, supply, validators, subnets] = await Promise.all([
+/**
+ * The P-Chain's state as the source serves it now, less what its blocks above the fork point created (`later`: their
+ * blocks' and transactions' IDs; a chain's, subnet's or staker's ID is that of the transaction that made it).
+ */
+async function readState(c: Clients, later: Promise<Set<string>>) {
+  const [chains, feeState, validatorFeeState, supply, validators, subnets, created] = await Promise.all([
     c.p.getBlockchains(),
     c.p.getFeeState(),
     c.p.getValidatorFeeState(),
@@ -155,29 +159,31 @@ async function readState(c: Clients) {
     c.p.getCurrentValidators({}),
     // Deprecated, and not served by every release: then the chains name the subnets, loaded in full below.
     c.p.getSubnets({}).catch(() => undefined),
+    later,
   ]);
-  const named = [...new Set(chains.blockchains.map((chain) => String(chain.subnetID)))].map((id) => ({ id }) as Json);
-  const listed = ((subnets?.subnets as Json[] | undefined) ?? named).filter((s) => String(s.id) !== EMPTY_ID);
+  const kept = <T extends Json>(items: T[], key: string) => items.filter((item) => !created.has(String(item[key])));
+  const blockchains = kept(chains.blockchains as unknown as Json[], 'id');
+  const named = [...new Set(blockchains.map((chain) => String(chain.subnetID)))].map((id) => ({ id }) as Json);
+  const listed = kept((subnets?.subnets as Json[] | undefined) ?? named, 'id').filter((s) => String(s.id) !== EMPTY_ID);
+  const primary = kept(validators.validators as unknown as Json[], 'txID');
   const [details, delegators] = await Promise.all([
-    listed.length <= MAX_SUBNET_DETAILS ? Promise.all(listed.map((s) => subnetDetails(c, String(s.id)))) : [],
-    delegatorsOf(c, validators.validators as unknown as Json[], EMPTY_ID),
+    listed.length <= MAX_SUBNET_DETAILS ? Promise.all(listed.map((s) => subnetDetails(c, String(s.id), created))) : [],
+    delegatorsOf(c, primary, EMPTY_ID, created),
   ]);
-  return { chains, feeState, validatorFeeState, supply, validators, delegators, listed, details };
+  return { blockchains, feeState, validatorFeeState, supply, validators: primary, delegators, listed, details };
 }
 
 /** Chains, the AVAX asset, fee states, supply, validators and their uptimes, subnets and L1 validators. */
 function fillState(world: World, state: State): Set<string> {
   const { chainIDs, network } = world;
-  const { chains, feeState, validatorFeeState, supply, validators, delegators, listed, details } = state;
-  for (const chain of chains.blockchains as unknown as Json[]) {
+  const { blockchains, feeState, validatorFeeState, supply, validators, delegators, listed, details } = state;
+  for (const chain of blockchains) {
     const id = String(chain.id);
     world.chains.set(id, {
       id,
       name: String(chain.name),
       subnetID: String(chain.subnetID),
       vmID: String(chain.vmID),
-      fxIDs: id === chainIDs.X ? FX_IDS : [],
-      genesisData: new Uint8Array(),
     });
   }
   for (const [id, aliases] of [
@@ -205,7 +211,7 @@ function fillState(world: World, state: State): Set<string> {
   });
   world.supply.set(BigInt(String(supply.supply)));
   const now = network.startTime;
-  for (const v of validators.validators as unknown as Json[]) {
+  for (const v of validators) {
     const staker = stakerFrom(v, EMPTY_ID);
     world.stakers.set(staker.txID, staker);
     // The source's view of its peers: connected or not, and up for its share of the time since the start.

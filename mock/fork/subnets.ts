@@ -13,13 +13,16 @@ type Json = Record<string, unknown>;
 
 export type SubnetDetails = Awaited<ReturnType<typeof subnetDetails>>;
 
-export async function subnetDetails(c: Clients, id: string) {
-  const [subnet, validators] = await Promise.all([
+/** The subnet as the source serves it, less the stakers added by the transactions in `later` (after the fork point). */
+export async function subnetDetails(c: Clients, id: string, later: ReadonlySet<string>) {
+  const [subnet, answer] = await Promise.all([
     c.p.getSubnet({ subnetID: id }) as unknown as Promise<Json>,
     c.p.getCurrentValidators({ subnetID: id }) as unknown as Promise<Json>,
   ]);
-  const legacy = (validators.validators as Json[]).filter((v) => v.validationID === undefined);
-  return { id, subnet, validators, delegators: await delegatorsOf(c, legacy, id) };
+  // An L1 validator has no txID (its validation ID names no transaction): kept as the source holds it.
+  const validators = (answer.validators as Json[]).filter((v) => v.txID === undefined || !later.has(String(v.txID)));
+  const legacy = validators.filter((v) => v.validationID === undefined);
+  return { id, subnet, validators, delegators: await delegatorsOf(c, legacy, id, later) };
 }
 
 /** The subnet set in the world; the stakers it forked are the answer. */
@@ -40,7 +43,7 @@ export function applySubnet(world: World, { id, subnet, validators, delegators }
       : {}),
   });
   const stakers: Staker[] = [...delegators];
-  for (const v of validators.validators as Json[]) {
+  for (const v of validators) {
     if (v.validationID !== undefined) {
       const l1 = l1ValidatorFrom(v, id);
       world.l1Validators.set(l1.validationID, l1);

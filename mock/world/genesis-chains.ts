@@ -42,7 +42,7 @@ export function addGenesisChains(world: World, identity: NetworkIdentity, avaxAs
     const tx = genesisChainTx(identity.networkID, EMPTY_ID, chain);
     if (tx.id !== chain.id)
       throw new Error(`the ${identity.name} ${chain.name}'s genesis CreateChainTx hashes to ${tx.id}, not ${chain.id}`);
-    world.chains.set(chain.id, { ...chain, subnetID: EMPTY_ID });
+    world.chains.set(chain.id, { id: chain.id, name: chain.name, subnetID: EMPTY_ID, vmID: chain.vmID });
     world.txs.set(tx.id, { id: tx.id, chain: 'P', bytes: tx.bytes, status: 'Committed' });
   }
 }

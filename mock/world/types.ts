@@ -74,13 +74,12 @@ export interface Subnet {
   conversion?: { chainID: string; address: string; conversionID: string };
 }
 
+/** What platform.getBlockchains lists; its feature extensions and genesis data are its CreateChainTx's (a P-Chain tx). */
 export interface Blockchain {
   id: string;
   name: string;
   subnetID: string;
   vmID: string;
-  fxIDs: string[];
-  genesisData: Uint8Array;
 }
 
 interface Signer {
