@@ -40,7 +40,12 @@ export async function generateServer(model: SpecModel, { templates, out }: Artif
       header,
       titleComment: commentText(endpoint.title),
       documentName,
-      json: jsonAsJavaScript(publishedDocument(endpoint)),
+      // Laid out from the column the .ts template's `export const <name>: OpenrpcDocument = ` leaves it at.
+      json: jsonAsJavaScript(
+        publishedDocument(endpoint),
+        '',
+        `export const ${documentName}: OpenrpcDocument = `.length,
+      ),
     };
     return [
       shipped(`src/documents/${endpoint.name}.ts`, 'document', document),

@@ -52,7 +52,8 @@ export function validatorModules(model: SpecModel): Map<string, ValidatorsModule
     modules.set(endpoint.name, {
       imports: [`import { ${WRITER_HELPERS.join(', ')} } from '../runtime/encode.js';`],
       writers: writers.names,
-      schemas: jsonAsJavaScript(table),
+      // Laid out from the column the .ts template's `export const schemas: Record<string, MethodSchemas> = ` leaves.
+      schemas: jsonAsJavaScript(table, '', 'export const schemas: Record<string, MethodSchemas> = '.length),
       components: jsonAsJavaScript(components),
       code: writers.code,
       typedCode: writers.typedCode,

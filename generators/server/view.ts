@@ -225,10 +225,10 @@ function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument
       ? {
           name: names.grouped,
           ungroup: names.ungroup,
-          keys: endpoint.methods
-            .filter((method) => method.namespace)
-            .map((method) => literal(method.shortName))
-            .join(' | '),
+          keys: wrappedUnion(
+            endpoint.methods.filter((method) => method.namespace).map((method) => literal(method.shortName)),
+            `export interface ${names.grouped} extends Omit<${names.handlers}, `.length,
+          ),
           namespaces: namespacesOf(endpoint),
         }
       : undefined,
@@ -281,13 +281,19 @@ function compactLiteral(value: Json | ShapeLiteral | Code, indent: string, colum
   const inner = `${indent}  `;
   const entries = Array.isArray(value)
     ? value.map((item) => compactLiteral(item, inner))
-    : Object.entries(value).map(([key, item]) =>
-        item instanceof Code && item.late
-          ? `get ${propertyKey(key)}() { return ${item.text}; }`
-          : `${propertyKey(key)}: ${compactLiteral(item, inner)}`,
-      );
+    : Object.entries(value).map(([key, item]) => {
+        if (item instanceof Code && item.late) return `get ${propertyKey(key)}() { return ${item.text}; }`;
+        const head = `${propertyKey(key)}: `;
+        return head + compactLiteral(item, inner, inner.length + head.length);
+      });
   const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{ ', ' }'];
   const oneLine = entries.length === 0 ? open.trim() + close.trim() : `${open}${entries.join(', ')}${close}`;
   if (column + oneLine.length <= 100 && !oneLine.includes('\n')) return oneLine;
   return `${open.trim()}\n${entries.map((entry) => `${inner}${entry},`).join('\n')}\n${indent}${close.trim()}`;
+}
+
+/** A union of literals after a space where it fits in 120 columns from `column`, else one member a line. */
+function wrappedUnion(members: string[], column: number): string {
+  const line = members.join(' | ');
+  return column + line.length + 4 <= 120 ? ` ${line}` : `\n  | ${members.join('\n  | ')}\n`;
 }

@@ -106,7 +106,10 @@ class WriterCompiler {
       this.components.set(name, fn);
       const schema = this.schemas[name];
       const inner = schema ? this.writer(schema, `${name} fields`) : GENERIC;
-      this.functions.push(`function ${fn}${this.syntax.signature} { return ${inner}(v); }`);
+      const line = `function ${fn}${this.syntax.signature} { return ${inner}(v); }`;
+      this.functions.push(
+        line.length <= 120 ? line : `function ${fn}${this.syntax.signature} {\n  return ${inner}(v);\n}`,
+      );
     }
     return fn;
   }
@@ -209,7 +212,9 @@ export function writersCode(
     const compiler = new WriterCompiler(schemas, syntax);
     const exports = methods.map((method, i) => {
       const hint = names[i]!.replace(/^write/, '');
-      return `export const ${names[i]} = ${compiler.writer(method.result?.schema, hint)};`;
+      const head = `export const ${names[i]} =`;
+      const writer = `${compiler.writer(method.result?.schema, hint)};`;
+      return head.length + 1 + writer.length <= 120 ? `${head} ${writer}` : `${head}\n  ${writer}`;
     });
     return `${compiler.code()}\n${exports.join('\n')}`;
   };

@@ -80,6 +80,19 @@ describe('public OpenRPC documents', () => {
         );
       }
 
+      // Code within 120 columns, its header line and code a description quotes in a fence (kept as written) apart.
+      for (const file of files.filter((f) => /\.(ts|js)$/.test(f.path))) {
+        let fenced = false;
+        const wide = String(file.contents)
+          .split('\n')
+          .slice(1)
+          .filter((line) => {
+            if (/^\s*\*?\s*```/.test(line)) fenced = !fenced;
+            return !fenced && [...line].length > 120;
+          });
+        expect(wide, `${name}: ${file.path}`).toEqual([]);
+      }
+
       const golden = join(name, 'types.golden.txt');
       if (UPDATE) writeFileSync(golden, names(model, files));
       expect(names(model, files), `${golden} is stale; UPDATE_GOLDENS=1 rewrites it`).toBe(

@@ -174,7 +174,10 @@ export const adminMethods: readonly MethodSpec[] = [
     params: ['endpoint', 'alias'],
     byName: true,
     shape: {
-      properties: { ENDPOINT: { name: 'endpoint', types: 'string' }, ALIAS: { name: 'alias', types: 'string' } },
+      properties: {
+        ENDPOINT: { name: 'endpoint', types: 'string' },
+        ALIAS: { name: 'alias', types: 'string' },
+      },
     },
     validateParams: validator('admin.alias', 'params'),
     validateResult: validator('admin.alias', 'result'),
@@ -186,7 +189,10 @@ export const adminMethods: readonly MethodSpec[] = [
     params: ['chain', 'alias'],
     byName: true,
     shape: {
-      properties: { CHAIN: { name: 'chain', types: 'string' }, ALIAS: { name: 'alias', types: 'string' } },
+      properties: {
+        CHAIN: { name: 'chain', types: 'string' },
+        ALIAS: { name: 'alias', types: 'string' },
+      },
     },
     validateParams: validator('admin.aliasChain', 'params'),
     validateResult: validator('admin.aliasChain', 'result'),
@@ -316,7 +322,10 @@ export const adminMethods: readonly MethodSpec[] = [
  * Handlers may be left out: a method without one answers as a node that does not have it ("can't find
  * method").
  */
-export function createAdminEndpoint(handlers: Partial<AdminHandlers>, options?: EndpointOptions): Endpoint {
+export function createAdminEndpoint(
+  handlers: Partial<AdminHandlers>,
+  options?: EndpointOptions,
+): Endpoint {
   const definition = {
     name: 'admin',
     methods: adminMethods,

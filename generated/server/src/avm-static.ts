@@ -78,7 +78,11 @@ export const avmStaticMethods: readonly MethodSpec[] = [
                         shape: {
                           items: {
                             properties: {
-                              MINTERS: { name: 'minters', shape: { itemTypes: 'string' }, types: 'array' },
+                              MINTERS: {
+                                name: 'minters',
+                                shape: { itemTypes: 'string' },
+                                types: 'array',
+                              },
                               THRESHOLD: { name: 'threshold', types: 'number string' },
                             },
                           },
@@ -113,7 +117,10 @@ export const avmStaticMethods: readonly MethodSpec[] = [
  * runs. Handlers may be left out: a method without one answers as a node that does not have it ("can't
  * find method").
  */
-export function createAvmStaticEndpoint(handlers: Partial<AvmStaticHandlers>, options?: EndpointOptions): Endpoint {
+export function createAvmStaticEndpoint(
+  handlers: Partial<AvmStaticHandlers>,
+  options?: EndpointOptions,
+): Endpoint {
   const definition = {
     name: 'avm-static',
     methods: avmStaticMethods,

@@ -88,7 +88,10 @@ const validator = methodValidators(cAvaxDocument, validators);
 
 // How to decode the components the params use (runtime/params.ts), each written once and referred to by name.
 const UTXOIndexParamShape: Shape = {
-  properties: { ADDRESS: { name: 'address', types: 'string' }, UTXO: { name: 'utxo', types: 'string' } },
+  properties: {
+    ADDRESS: { name: 'address', types: 'string' },
+    UTXO: { name: 'utxo', types: 'string' },
+  },
 };
 
 /**
@@ -103,7 +106,12 @@ export const cAvaxMethods: readonly MethodSpec[] = [
     byName: true,
     shape: {
       properties: {
-        ADDRESSES: { name: 'addresses', shape: { itemTypes: 'string' }, types: 'array', nullable: true },
+        ADDRESSES: {
+          name: 'addresses',
+          shape: { itemTypes: 'string' },
+          types: 'array',
+          nullable: true,
+        },
         LIMIT: { name: 'limit', types: 'number string' },
         STARTINDEX: { name: 'startIndex', shape: UTXOIndexParamShape, types: 'object' },
         SOURCECHAIN: { name: 'sourceChain', types: 'string' },
@@ -120,7 +128,10 @@ export const cAvaxMethods: readonly MethodSpec[] = [
     params: ['tx', 'encoding'],
     byName: true,
     shape: {
-      properties: { TX: { name: 'tx', types: 'string' }, ENCODING: { name: 'encoding', types: 'string' } },
+      properties: {
+        TX: { name: 'tx', types: 'string' },
+        ENCODING: { name: 'encoding', types: 'string' },
+      },
     },
     validateParams: validator('avax.issueTx', 'params'),
     validateResult: validator('avax.issueTx', 'result'),
@@ -142,7 +153,10 @@ export const cAvaxMethods: readonly MethodSpec[] = [
     params: ['txID', 'encoding'],
     byName: true,
     shape: {
-      properties: { TXID: { name: 'txID', types: 'string' }, ENCODING: { name: 'encoding', types: 'string' } },
+      properties: {
+        TXID: { name: 'txID', types: 'string' },
+        ENCODING: { name: 'encoding', types: 'string' },
+      },
     },
     validateParams: validator('avax.getAtomicTx', 'params'),
     validateResult: validator('avax.getAtomicTx', 'result'),
@@ -166,7 +180,10 @@ export const cAvaxMethods: readonly MethodSpec[] = [
  * before a handler runs. Handlers may be left out: a method without one answers as a node that does
  * not have it ("can't find method").
  */
-export function createCAvaxEndpoint(handlers: Partial<CAvaxHandlers>, options?: EndpointOptions): Endpoint {
+export function createCAvaxEndpoint(
+  handlers: Partial<CAvaxHandlers>,
+  options?: EndpointOptions,
+): Endpoint {
   const definition = {
     name: 'c-avax',
     methods: cAvaxMethods,

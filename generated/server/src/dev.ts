@@ -562,7 +562,10 @@ export const devMethods: readonly MethodSpec[] = [
     params: ['chain', 'utxoID'],
     byName: true,
     shape: {
-      properties: { CHAIN: { name: 'chain', types: 'string' }, UTXOID: { name: 'utxoID', types: 'string' } },
+      properties: {
+        CHAIN: { name: 'chain', types: 'string' },
+        UTXOID: { name: 'utxoID', types: 'string' },
+      },
     },
     validateParams: validator('dev.removeUtxo', 'params'),
     validateResult: validator('dev.removeUtxo', 'result'),
@@ -683,8 +686,16 @@ export const devMethods: readonly MethodSpec[] = [
         PUBLICKEY: { name: 'publicKey', types: 'string' },
         WEIGHT: { name: 'weight', types: 'number string' },
         BALANCE: { name: 'balance', types: 'number string' },
-        REMAININGBALANCEOWNER: { name: 'remainingBalanceOwner', shape: { itemTypes: 'string' }, types: 'array' },
-        DEACTIVATIONOWNER: { name: 'deactivationOwner', shape: { itemTypes: 'string' }, types: 'array' },
+        REMAININGBALANCEOWNER: {
+          name: 'remainingBalanceOwner',
+          shape: { itemTypes: 'string' },
+          types: 'array',
+        },
+        DEACTIVATIONOWNER: {
+          name: 'deactivationOwner',
+          shape: { itemTypes: 'string' },
+          types: 'array',
+        },
       },
     },
     validateParams: validator('dev.addL1Validator', 'params'),
@@ -712,7 +723,10 @@ export const devMethods: readonly MethodSpec[] = [
     params: ['address', 'code'],
     byName: true,
     shape: {
-      properties: { ADDRESS: { name: 'address', types: 'string' }, CODE: { name: 'code', types: 'string' } },
+      properties: {
+        ADDRESS: { name: 'address', types: 'string' },
+        CODE: { name: 'code', types: 'string' },
+      },
     },
     validateParams: validator('dev.setCode', 'params'),
     validateResult: validator('dev.setCode', 'result'),
@@ -757,7 +771,10 @@ export const devMethods: readonly MethodSpec[] = [
  * runs. Handlers may be left out: a method without one answers as a node that does not have it ("can't
  * find method").
  */
-export function createDevEndpoint(handlers: Partial<DevHandlers>, options?: EndpointOptions): Endpoint {
+export function createDevEndpoint(
+  handlers: Partial<DevHandlers>,
+  options?: EndpointOptions,
+): Endpoint {
   const definition = {
     name: 'dev',
     methods: devMethods,

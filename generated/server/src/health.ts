@@ -73,7 +73,9 @@ export const healthMethods: readonly MethodSpec[] = [
     params: ['tags'],
     byName: true,
     shape: {
-      properties: { TAGS: { name: 'tags', shape: { itemTypes: 'string' }, types: 'array', nullable: true } },
+      properties: {
+        TAGS: { name: 'tags', shape: { itemTypes: 'string' }, types: 'array', nullable: true },
+      },
     },
     validateParams: validator('health.health', 'params'),
     validateResult: validator('health.health', 'result'),
@@ -85,7 +87,9 @@ export const healthMethods: readonly MethodSpec[] = [
     params: ['tags'],
     byName: true,
     shape: {
-      properties: { TAGS: { name: 'tags', shape: { itemTypes: 'string' }, types: 'array', nullable: true } },
+      properties: {
+        TAGS: { name: 'tags', shape: { itemTypes: 'string' }, types: 'array', nullable: true },
+      },
     },
     validateParams: validator('health.readiness', 'params'),
     validateResult: validator('health.readiness', 'result'),
@@ -97,7 +101,9 @@ export const healthMethods: readonly MethodSpec[] = [
     params: ['tags'],
     byName: true,
     shape: {
-      properties: { TAGS: { name: 'tags', shape: { itemTypes: 'string' }, types: 'array', nullable: true } },
+      properties: {
+        TAGS: { name: 'tags', shape: { itemTypes: 'string' }, types: 'array', nullable: true },
+      },
     },
     validateParams: validator('health.liveness', 'params'),
     validateResult: validator('health.liveness', 'result'),
@@ -111,7 +117,10 @@ export const healthMethods: readonly MethodSpec[] = [
  * Handlers may be left out: a method without one answers as a node that does not have it ("can't find
  * method").
  */
-export function createHealthEndpoint(handlers: Partial<HealthHandlers>, options?: EndpointOptions): Endpoint {
+export function createHealthEndpoint(
+  handlers: Partial<HealthHandlers>,
+  options?: EndpointOptions,
+): Endpoint {
   const definition = {
     name: 'health',
     methods: healthMethods,

@@ -173,7 +173,10 @@ export const indexerMethods: readonly MethodSpec[] = [
     params: ['id', 'encoding'],
     byName: true,
     shape: {
-      properties: { ID: { name: 'id', types: 'string' }, ENCODING: { name: 'encoding', types: 'string' } },
+      properties: {
+        ID: { name: 'id', types: 'string' },
+        ENCODING: { name: 'encoding', types: 'string' },
+      },
     },
     validateParams: validator('index.getContainerByID', 'params'),
     validateResult: validator('index.getContainerByID', 'result'),
@@ -187,7 +190,10 @@ export const indexerMethods: readonly MethodSpec[] = [
  * handler runs. Handlers may be left out: a method without one answers as a node that does not have it
  * ("can't find method").
  */
-export function createIndexerEndpoint(handlers: Partial<IndexerHandlers>, options?: EndpointOptions): Endpoint {
+export function createIndexerEndpoint(
+  handlers: Partial<IndexerHandlers>,
+  options?: EndpointOptions,
+): Endpoint {
   const definition = {
     name: 'indexer',
     methods: indexerMethods,

@@ -403,7 +403,10 @@ const validator = methodValidators(pChainDocument, validators);
 
 // How to decode the components the params use (runtime/params.ts), each written once and referred to by name.
 const UTXOIndexParamShape: Shape = {
-  properties: { ADDRESS: { name: 'address', types: 'string' }, UTXO: { name: 'utxo', types: 'string' } },
+  properties: {
+    ADDRESS: { name: 'address', types: 'string' },
+    UTXO: { name: 'utxo', types: 'string' },
+  },
 };
 
 /**
@@ -577,7 +580,10 @@ export const pChainMethods: readonly MethodSpec[] = [
     params: ['txID', 'encoding'],
     byName: true,
     shape: {
-      properties: { TXID: { name: 'txID', types: 'string' }, ENCODING: { name: 'encoding', types: 'string' } },
+      properties: {
+        TXID: { name: 'txID', types: 'string' },
+        ENCODING: { name: 'encoding', types: 'string' },
+      },
     },
     validateParams: validator('platform.getRewardUTXOs', 'params'),
     validateResult: validator('platform.getRewardUTXOs', 'result'),
@@ -655,7 +661,10 @@ export const pChainMethods: readonly MethodSpec[] = [
     params: ['txID', 'encoding'],
     byName: true,
     shape: {
-      properties: { TXID: { name: 'txID', types: 'string' }, ENCODING: { name: 'encoding', types: 'string' } },
+      properties: {
+        TXID: { name: 'txID', types: 'string' },
+        ENCODING: { name: 'encoding', types: 'string' },
+      },
     },
     validateParams: validator('platform.getTx', 'params'),
     validateResult: validator('platform.getTx', 'result'),
@@ -730,7 +739,10 @@ export const pChainMethods: readonly MethodSpec[] = [
     params: ['tx', 'encoding'],
     byName: true,
     shape: {
-      properties: { TX: { name: 'tx', types: 'string' }, ENCODING: { name: 'encoding', types: 'string' } },
+      properties: {
+        TX: { name: 'tx', types: 'string' },
+        ENCODING: { name: 'encoding', types: 'string' },
+      },
     },
     validateParams: validator('platform.issueTx', 'params'),
     validateResult: validator('platform.issueTx', 'result'),
@@ -779,7 +791,10 @@ export const pChainMethods: readonly MethodSpec[] = [
  * handler runs. Handlers may be left out: a method without one answers as a node that does not have it
  * ("can't find method").
  */
-export function createPChainEndpoint(handlers: Partial<PChainHandlers>, options?: EndpointOptions): Endpoint {
+export function createPChainEndpoint(
+  handlers: Partial<PChainHandlers>,
+  options?: EndpointOptions,
+): Endpoint {
   const definition = {
     name: 'p-chain',
     methods: pChainMethods,

@@ -169,7 +169,10 @@ const validator = methodValidators(xChainDocument, validators);
 
 // How to decode the components the params use (runtime/params.ts), each written once and referred to by name.
 const UTXOIndexParamShape: Shape = {
-  properties: { ADDRESS: { name: 'address', types: 'string' }, UTXO: { name: 'utxo', types: 'string' } },
+  properties: {
+    ADDRESS: { name: 'address', types: 'string' },
+    UTXO: { name: 'utxo', types: 'string' },
+  },
 };
 
 /**
@@ -281,7 +284,10 @@ export const xChainMethods: readonly MethodSpec[] = [
     params: ['txID', 'encoding'],
     byName: true,
     shape: {
-      properties: { TXID: { name: 'txID', types: 'string' }, ENCODING: { name: 'encoding', types: 'string' } },
+      properties: {
+        TXID: { name: 'txID', types: 'string' },
+        ENCODING: { name: 'encoding', types: 'string' },
+      },
     },
     validateParams: validator('avm.getTx', 'params'),
     validateResult: validator('avm.getTx', 'result'),
@@ -331,7 +337,10 @@ export const xChainMethods: readonly MethodSpec[] = [
     params: ['tx', 'encoding'],
     byName: true,
     shape: {
-      properties: { TX: { name: 'tx', types: 'string' }, ENCODING: { name: 'encoding', types: 'string' } },
+      properties: {
+        TX: { name: 'tx', types: 'string' },
+        ENCODING: { name: 'encoding', types: 'string' },
+      },
     },
     validateParams: validator('avm.issueTx', 'params'),
     validateResult: validator('avm.issueTx', 'result'),
@@ -345,7 +354,10 @@ export const xChainMethods: readonly MethodSpec[] = [
  * before a handler runs. Handlers may be left out: a method without one answers as a node that does
  * not have it ("can't find method").
  */
-export function createXChainEndpoint(handlers: Partial<XChainHandlers>, options?: EndpointOptions): Endpoint {
+export function createXChainEndpoint(
+  handlers: Partial<XChainHandlers>,
+  options?: EndpointOptions,
+): Endpoint {
   const definition = {
     name: 'x-chain',
     methods: xChainMethods,

@@ -47,7 +47,10 @@ export const xWalletMethods: readonly MethodSpec[] = [
     params: ['tx', 'encoding'],
     byName: true,
     shape: {
-      properties: { TX: { name: 'tx', types: 'string' }, ENCODING: { name: 'encoding', types: 'string' } },
+      properties: {
+        TX: { name: 'tx', types: 'string' },
+        ENCODING: { name: 'encoding', types: 'string' },
+      },
     },
     validateParams: validator('wallet.issueTx', 'params'),
     validateResult: validator('wallet.issueTx', 'result'),
@@ -61,7 +64,10 @@ export const xWalletMethods: readonly MethodSpec[] = [
  * validated before a handler runs. Handlers may be left out: a method without one answers as a node
  * that does not have it ("can't find method").
  */
-export function createXWalletEndpoint(handlers: Partial<XWalletHandlers>, options?: EndpointOptions): Endpoint {
+export function createXWalletEndpoint(
+  handlers: Partial<XWalletHandlers>,
+  options?: EndpointOptions,
+): Endpoint {
   const definition = {
     name: 'x-wallet',
     methods: xWalletMethods,

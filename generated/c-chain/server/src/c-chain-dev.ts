@@ -951,7 +951,10 @@ export const cChainDevMethods: readonly MethodSpec[] = [
     params: ['address', 'code'],
     byName: false,
     shape: {
-      properties: { ADDRESS: { name: 'address', types: 'string' }, CODE: { name: 'code', types: 'string' } },
+      properties: {
+        ADDRESS: { name: 'address', types: 'string' },
+        CODE: { name: 'code', types: 'string' },
+      },
     },
     validateParams: validator('anvil_setCode', 'params'),
     validateResult: validator('anvil_setCode', 'result'),
@@ -963,7 +966,10 @@ export const cChainDevMethods: readonly MethodSpec[] = [
     params: ['address', 'code'],
     byName: false,
     shape: {
-      properties: { ADDRESS: { name: 'address', types: 'string' }, CODE: { name: 'code', types: 'string' } },
+      properties: {
+        ADDRESS: { name: 'address', types: 'string' },
+        CODE: { name: 'code', types: 'string' },
+      },
     },
     validateParams: validator('hardhat_setCode', 'params'),
     validateResult: validator('hardhat_setCode', 'result'),
@@ -1127,7 +1133,9 @@ export const cChainDevMethods: readonly MethodSpec[] = [
     params: ['options'],
     byName: false,
     shape: {
-      properties: { OPTIONS: { name: 'options', shape: ResetOptionsShape, types: 'object', nullable: true } },
+      properties: {
+        OPTIONS: { name: 'options', shape: ResetOptionsShape, types: 'object', nullable: true },
+      },
     },
     validateParams: validator('anvil_reset', 'params'),
     validateResult: validator('anvil_reset', 'result'),
@@ -1139,7 +1147,9 @@ export const cChainDevMethods: readonly MethodSpec[] = [
     params: ['options'],
     byName: false,
     shape: {
-      properties: { OPTIONS: { name: 'options', shape: ResetOptionsShape, types: 'object', nullable: true } },
+      properties: {
+        OPTIONS: { name: 'options', shape: ResetOptionsShape, types: 'object', nullable: true },
+      },
     },
     validateParams: validator('hardhat_reset', 'params'),
     validateResult: validator('hardhat_reset', 'result'),
@@ -1151,7 +1161,9 @@ export const cChainDevMethods: readonly MethodSpec[] = [
     params: ['preserveHistoricalStates'],
     byName: false,
     shape: {
-      properties: { PRESERVEHISTORICALSTATES: { name: 'preserveHistoricalStates', types: 'boolean' } },
+      properties: {
+        PRESERVEHISTORICALSTATES: { name: 'preserveHistoricalStates', types: 'boolean' },
+      },
     },
     validateParams: validator('anvil_dumpState', 'params'),
     validateResult: validator('anvil_dumpState', 'result'),
@@ -1163,7 +1175,9 @@ export const cChainDevMethods: readonly MethodSpec[] = [
     params: ['preserveHistoricalStates'],
     byName: false,
     shape: {
-      properties: { PRESERVEHISTORICALSTATES: { name: 'preserveHistoricalStates', types: 'boolean' } },
+      properties: {
+        PRESERVEHISTORICALSTATES: { name: 'preserveHistoricalStates', types: 'boolean' },
+      },
     },
     validateParams: validator('hardhat_dumpState', 'params'),
     validateResult: validator('hardhat_dumpState', 'result'),
@@ -1227,7 +1241,10 @@ export const cChainDevMethods: readonly MethodSpec[] = [
  * validated before a handler runs. Handlers may be left out: a method without one answers as a node
  * that does not have it ("can't find method").
  */
-export function createCChainDevEndpoint(handlers: Partial<CChainDevHandlers>, options?: EndpointOptions): Endpoint {
+export function createCChainDevEndpoint(
+  handlers: Partial<CChainDevHandlers>,
+  options?: EndpointOptions,
+): Endpoint {
   const definition = {
     name: 'c-chain-dev',
     methods: cChainDevMethods,

@@ -740,7 +740,11 @@ const GenericTransactionShape: Shape = {
   properties: {
     ACCESSLIST: { name: 'accessList', shape: AccessListShape, types: 'array' },
     AUTHORIZATIONLIST: { name: 'authorizationList', shape: AuthorizationListShape, types: 'array' },
-    BLOBVERSIONEDHASHES: { name: 'blobVersionedHashes', shape: { itemTypes: 'string' }, types: 'array' },
+    BLOBVERSIONEDHASHES: {
+      name: 'blobVersionedHashes',
+      shape: { itemTypes: 'string' },
+      types: 'array',
+    },
     BLOBS: { name: 'blobs', shape: { itemTypes: 'string' }, types: 'array' },
     CHAINID: { name: 'chainId', types: 'string' },
     COMMITMENTS: { name: 'commitments', shape: { itemTypes: 'string' }, types: 'array' },
@@ -849,7 +853,11 @@ export const cChainRpcMethods: readonly MethodSpec[] = [
       properties: {
         BLOCKCOUNT: { name: 'blockCount', types: 'string' },
         NEWESTBLOCK: { name: 'newestBlock', types: 'string' },
-        REWARDPERCENTILES: { name: 'rewardPercentiles', shape: { itemTypes: 'number' }, types: 'array' },
+        REWARDPERCENTILES: {
+          name: 'rewardPercentiles',
+          shape: { itemTypes: 'number' },
+          types: 'array',
+        },
       },
     },
     validateParams: validator('eth_feeHistory', 'params'),
@@ -862,7 +870,9 @@ export const cChainRpcMethods: readonly MethodSpec[] = [
     params: ['Transaction'],
     byName: false,
     shape: {
-      properties: { TRANSACTION: { name: 'Transaction', shape: GenericTransactionShape, types: 'object' } },
+      properties: {
+        TRANSACTION: { name: 'Transaction', shape: GenericTransactionShape, types: 'object' },
+      },
     },
     validateParams: validator('eth_fillTransaction', 'params'),
     validateResult: validator('eth_fillTransaction', 'result'),
@@ -884,7 +894,10 @@ export const cChainRpcMethods: readonly MethodSpec[] = [
     params: ['Address', 'Block'],
     byName: false,
     shape: {
-      properties: { ADDRESS: { name: 'Address', types: 'string' }, BLOCK: { name: 'Block', types: 'string' } },
+      properties: {
+        ADDRESS: { name: 'Address', types: 'string' },
+        BLOCK: { name: 'Block', types: 'string' },
+      },
     },
     validateParams: validator('eth_getBalance', 'params'),
     validateResult: validator('eth_getBalance', 'result'),
@@ -926,7 +939,10 @@ export const cChainRpcMethods: readonly MethodSpec[] = [
     params: ['Address', 'Block'],
     byName: false,
     shape: {
-      properties: { ADDRESS: { name: 'Address', types: 'string' }, BLOCK: { name: 'Block', types: 'string' } },
+      properties: {
+        ADDRESS: { name: 'Address', types: 'string' },
+        BLOCK: { name: 'Block', types: 'string' },
+      },
     },
     validateParams: validator('eth_getCode', 'params'),
     validateResult: validator('eth_getCode', 'result'),
@@ -1040,7 +1056,10 @@ export const cChainRpcMethods: readonly MethodSpec[] = [
     params: ['Address', 'Block'],
     byName: false,
     shape: {
-      properties: { ADDRESS: { name: 'Address', types: 'string' }, BLOCK: { name: 'Block', types: 'string' } },
+      properties: {
+        ADDRESS: { name: 'Address', types: 'string' },
+        BLOCK: { name: 'Block', types: 'string' },
+      },
     },
     validateParams: validator('eth_getTransactionCount', 'params'),
     validateResult: validator('eth_getTransactionCount', 'result'),
@@ -1112,7 +1131,9 @@ export const cChainRpcMethods: readonly MethodSpec[] = [
     params: ['Transaction'],
     byName: false,
     shape: {
-      properties: { TRANSACTION: { name: 'Transaction', shape: GenericTransactionShape, types: 'object' } },
+      properties: {
+        TRANSACTION: { name: 'Transaction', shape: GenericTransactionShape, types: 'object' },
+      },
     },
     validateParams: validator('eth_sendTransaction', 'params'),
     validateResult: validator('eth_sendTransaction', 'result'),
@@ -1139,7 +1160,9 @@ export const cChainRpcMethods: readonly MethodSpec[] = [
     params: ['Transaction'],
     byName: false,
     shape: {
-      properties: { TRANSACTION: { name: 'Transaction', shape: GenericTransactionShape, types: 'object' } },
+      properties: {
+        TRANSACTION: { name: 'Transaction', shape: GenericTransactionShape, types: 'object' },
+      },
     },
     validateParams: validator('eth_signTransaction', 'params'),
     validateResult: validator('eth_signTransaction', 'result'),
@@ -1445,7 +1468,10 @@ export const cChainRpcMethods: readonly MethodSpec[] = [
  * Handlers may be left out: a method without one answers as a node that does not have it ("can't find
  * method").
  */
-export function createCChainRpcEndpoint(handlers: Partial<CChainRpcHandlers>, options?: EndpointOptions): Endpoint {
+export function createCChainRpcEndpoint(
+  handlers: Partial<CChainRpcHandlers>,
+  options?: EndpointOptions,
+): Endpoint {
   const definition = {
     name: 'c-chain-rpc',
     methods: cChainRpcMethods,
