@@ -31,6 +31,15 @@ export interface ValidatorsTable {
  */
 export const ERROR_LIMIT = 100;
 export const LISTED_VALUES = 500;
+/** The violation of a value nested deeper than a validator can follow. */
+const TOO_DEEP: ErrorObject = Object.freeze({
+  instancePath: '',
+  schemaPath: '',
+  keyword: 'maxDepth',
+  params: {},
+  message: 'is nested too deeply to be checked',
+});
+
 export const TOO_MANY: ErrorObject = Object.freeze({
   instancePath: '',
   schemaPath: '',
@@ -133,7 +142,16 @@ export function methodValidators(
           inTurn(steps());
         }
       }
-      if (quick(data)) {
+      let valid: boolean;
+      try {
+        valid = quick(data) as boolean;
+      } catch (error) {
+        // ajv's validators recurse: a value nested deeper than the stack (Go decodes 10,000 levels) is refused.
+        if (!(error instanceof RangeError)) throw error;
+        validate.errors = [TOO_DEEP];
+        return false;
+      }
+      if (valid) {
         validate.errors = null;
         return true;
       }

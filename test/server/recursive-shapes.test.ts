@@ -92,4 +92,21 @@ describe('a server generated from recursive components', () => {
       leaf: { value: '1', next: { value: '2', next: null } },
     });
   });
+
+  it('refuses a tree nested deeper than its validator can follow as invalid params, and keeps serving', async () => {
+    // Go decodes up to 10,000 levels; ajv's validators recurse, and the stack ends before that.
+    const depth = 4900;
+    const tree = `${'{"children":['.repeat(depth)}{"label":"leaf"}${']}'.repeat(depth)}`;
+    const deep = await send(server.port, {
+      path: '/rpc',
+      body: `{"jsonrpc":"2.0","id":1,"method":"trees.put","params":{"tree":${tree}}}`,
+    });
+    expect(deep.status).toBe(200);
+    expect(JSON.parse(deep.text)).toMatchObject({ error: { code: -32000, message: 'Invalid params' } });
+    const after = await send(server.port, {
+      path: '/rpc',
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'trees.put', params: { tree: { label: 'x' } } }),
+    });
+    expect(JSON.parse(after.text)).toMatchObject({ result: true });
+  });
 });

@@ -16,6 +16,14 @@ import { deferredLinearRegExp } from './patterns.js';
  */
 export const ERROR_LIMIT = 100;
 export const LISTED_VALUES = 500;
+/** The violation of a value nested deeper than a validator can follow. */
+const TOO_DEEP = Object.freeze({
+  instancePath: '',
+  schemaPath: '',
+  keyword: 'maxDepth',
+  params: {},
+  message: 'is nested too deeply to be checked',
+});
 export const TOO_MANY = Object.freeze({
   instancePath: '',
   schemaPath: '',
@@ -104,7 +112,16 @@ export function methodValidators(document, { schemas, components }) {
           inTurn(steps());
         }
       }
-      if (quick(data)) {
+      let valid;
+      try {
+        valid = quick(data);
+      } catch (error) {
+        // ajv's validators recurse: a value nested deeper than the stack (Go decodes 10,000 levels) is refused.
+        if (!(error instanceof RangeError)) throw error;
+        validate.errors = [TOO_DEEP];
+        return false;
+      }
+      if (valid) {
         validate.errors = null;
         return true;
       }
