@@ -22,6 +22,8 @@ import { Stakes } from './stakers.ts';
 import { Removals } from './removed.ts';
 import { ask, collectOwners, collectSubnets, fromSource, refusedBySource, sourceError, utxosAt } from './walk.ts';
 import { EMPTY_ID } from '../world/networks.ts';
+import type { IndexName, IndexedChain, SourceIndex } from '../world/indexer.ts';
+import type { ProposerBlock } from '../world/proposer-blocks.ts';
 
 type Params = Record<string, unknown>;
 type Json = Record<string, unknown>;
@@ -40,6 +42,11 @@ export class Fork {
   private readonly taken = new Set<string>();
   private readonly later: LaterBlocks;
   private readonly shared: SharedMemory;
+  /** The source's indexes and proposervm blocks at the fork point, where it indexes (./indexes.ts). */
+  indexes: Partial<Record<IndexName, SourceIndex>> = {};
+  proposerTips: Partial<Record<IndexedChain, ProposerBlock>> = {};
+  /** IDs named as subnets that are P-Chain transactions of the source, found so by `loadSubnet`. */
+  private readonly pTxs = new Set<string>();
 
   private readonly stakes: Stakes;
   private readonly removals: Removals;
@@ -243,8 +250,10 @@ export class Fork {
         try {
           details = await subnetDetails(this.cached, id, later);
         } catch (error) {
-          if (refusedBySource(error)) return; // not a subnet at the source either
-          throw error;
+          if (!refusedBySource(error)) throw error;
+          // Not a subnet at the source either: a P transaction's ID is one the node's state holds ("is not a subnet").
+          if (await this.pTxAtSource(id)) this.pTxs.add(id);
+          return;
         }
         let stakers: Staker[] = [];
         this.unjournaled(() => {
@@ -256,6 +265,22 @@ export class Fork {
       load.catch(() => this.subnetLoads.delete(id));
     }
     return load;
+  }
+
+  /** Whether the source accepted the P-Chain transaction `id` (by the fork point: `later` ones were ruled out). */
+  private async pTxAtSource(id: string): Promise<boolean> {
+    try {
+      await ask(this.cached.p, 'getTx', { txID: id, encoding: 'hex' });
+      return true;
+    } catch (error) {
+      if (refusedBySource(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Whether `id` names a P-Chain transaction the source accepted by the fork point, as far as the fork has asked. */
+  holdsPTx(id: string): boolean {
+    return this.pTxs.has(id);
   }
 
   /** An address's UTXOs as the source holds them, once: later calls find them in the world. */

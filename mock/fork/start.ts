@@ -20,6 +20,7 @@ import { delegatorsOf } from './stakers.ts';
 import { ForkSource } from './fetch.ts';
 import { LaterBlocks } from './later.ts';
 import { Fork } from './lazy.ts';
+import { readSourceIndexes } from './indexes.ts';
 import type { ResolvedFork } from './options.ts';
 
 type Json = Record<string, unknown>;
@@ -105,7 +106,9 @@ async function startFork(options: ResolvedFork, worldOptions: WorldOptions, retr
   recordValidatorSets(world, world.tip('P'));
   fundAccounts(world);
   world.journal.recording = true;
-  world.fork = new Fork(world, source, c, later, heights, detailed);
+  const fork = new Fork(world, source, c, later, heights, detailed);
+  Object.assign(fork, await readSourceIndexes(source, world));
+  world.fork = fork;
   return world;
 }
 

@@ -36,6 +36,27 @@ export interface IndexedContainer {
   block?: ProposerBlock;
 }
 
+/**
+ * On a fork: the source's index up to the fork point (../fork/indexes.ts), its first `count` containers, which the
+ * world's own containers follow at the next index.
+ */
+export interface SourceIndex {
+  count: number;
+  at(position: number, encoding: string): Promise<FormattedContainer>;
+  range(start: number, count: number, encoding: string): Promise<FormattedContainer[]>;
+  /** The container's position, if it is in the index up to the fork point. */
+  indexOf(id: string): Promise<number | undefined>;
+}
+
+/** A container as index.getContainerByIndex answers it. */
+export interface FormattedContainer {
+  id: string;
+  bytes: string;
+  timestamp: string;
+  encoding: 'hex' | 'hexc' | 'hexnc';
+  index: string;
+}
+
 /** The chain's genesis, the pre-fork block its first proposervm block builds on. */
 export interface Genesis {
   id: string;
@@ -79,11 +100,15 @@ export function containerSteps(world: World, count = 8): Array<() => unknown> {
 }
 
 /**
- * What a chain's proposervm builds on now (its preferred block is its last accepted): the last proposervm block, or
- * the pre-fork genesis before there is one.
+ * What a chain's proposervm builds on now (its preferred block is its last accepted): the last proposervm block, on a
+ * fork the source's last one at the fork point, or the pre-fork genesis before there is one.
  */
 export function preferred(world: World, chain: IndexedChain): ProposerBlock | Genesis | undefined {
-  return world.indexes[`${chain}/block`].last()?.block ?? world.preForkGenesis.get(chain);
+  return (
+    world.indexes[`${chain}/block`].last()?.block ??
+    world.fork?.proposerTips?.[chain] ??
+    world.preForkGenesis.get(chain)
+  );
 }
 
 /**

@@ -6,8 +6,10 @@ import { EMPTY_ID } from './networks.ts';
 import {
   type IndexName,
   type IndexedChain,
+  type FormattedContainer,
   type IndexedContainer,
   SECOND_NS,
+  type SourceIndex,
   childPChainHeight,
   containerBytes,
   nextEpoch,
@@ -29,7 +31,7 @@ function goTime(nanoseconds: bigint): string {
 }
 
 /** newFormattedContainer: JSON has no form for these bytes, so formatting.Encode refuses it. */
-function formatted(container: IndexedContainer, index: number, params: Params) {
+function formatted(container: IndexedContainer, index: number, params: Params): FormattedContainer {
   const encoding = encodingOf(params);
   if (encoding === 'json') throw new Error('unsupported encoding in method');
   return {
@@ -45,6 +47,11 @@ const idOf = (params: Params) => (typeof params.id === 'string' ? params.id : EM
 const uint = (value: unknown) => BigInt(typeof value === 'number' || typeof value === 'string' ? value : 0);
 
 export function indexReads(world: World, name: IndexName) {
+  const below = world.fork?.indexes?.[name];
+  return below ? forkedIndexReads(world, name, below) : localIndexReads(world, name);
+}
+
+function localIndexReads(world: World, name: IndexName) {
   const log = () => world.indexes[name];
   const at = (index: bigint, params: Params) => {
     const container = index < BigInt(log().length) ? log().at(Number(index)) : undefined;
@@ -81,6 +88,63 @@ export function indexReads(world: World, name: IndexName) {
       const position = byID(p);
       return formatted(log().at(position)!, position, p);
     },
+  } satisfies Reads;
+}
+
+/**
+ * A forked index: the source's containers up to the fork point (`below`, read there), then the world's own from
+ * index `below.count` on, as a node that accepted the fork's blocks after the source's would number them.
+ */
+function forkedIndexReads(world: World, name: IndexName, below: SourceIndex) {
+  const local = localIndexReads(world, name);
+  const base = BigInt(below.count);
+  const log = () => world.indexes[name];
+  const last = () => base + BigInt(log().length) - 1n;
+  const encodingFor = (params: Params) => {
+    const encoding = encodingOf(params);
+    if (encoding === 'json') throw new Error('unsupported encoding in method');
+    return encoding;
+  };
+  const at = async (index: bigint, params: Params) => {
+    if (index < base) return below.at(Number(index), encodingFor(params));
+    const container = index <= last() ? log().at(Number(index - base)) : undefined;
+    if (!container) throw new Error(`no container at index ${index}`);
+    return formatted(container, Number(index), params);
+  };
+  const byID = async (params: Params) => {
+    const position = positionOf(world, name, idOf(params));
+    if (position !== undefined) return base + BigInt(position);
+    const found = await below.indexOf(idOf(params));
+    if (found === undefined) throw new Error('not found');
+    return BigInt(found);
+  };
+  return {
+    getLastAccepted: (p) => {
+      if (last() < 0n) throw new Error('no containers have been accepted');
+      return at(last(), p);
+    },
+    getContainerByIndex: (p) => at(uint(p.index), p),
+    getContainerRange: async (p) => {
+      const start = uint(p.startIndex);
+      const count = uint(p.numToFetch);
+      if (count === 0n || count > MAX_FETCHED_BY_RANGE)
+        throw new Error(`numToFetch must be in [1,${MAX_FETCHED_BY_RANGE}] but is ${count}`);
+      if (last() < 0n) throw new Error('no containers have been accepted');
+      if (start > last()) throw new Error(`start index (${start}) > last accepted index (${last()})`);
+      const end = start + count - 1n < last() ? start + count - 1n : last();
+      const containers: FormattedContainer[] = [];
+      if (start < base) {
+        const upTo = end < base ? end : base - 1n;
+        containers.push(...(await below.range(Number(start), Number(upTo - start + 1n), encodingFor(p))));
+      }
+      for (let i = start > base ? start : base; i <= end; i++) containers.push(await at(i, p));
+      return { containers };
+    },
+    getIndex: async (p) => ({ index: String(await byID(p)) }),
+    isAccepted: async (p) => ({
+      isAccepted: local.isAccepted(p).isAccepted || (await below.indexOf(idOf(p))) !== undefined,
+    }),
+    getContainerByID: async (p) => at(await byID(p), p),
   } satisfies Reads;
 }
 

@@ -15,7 +15,15 @@
  * Reads (./reads.ts) never change anything. Derived indexes (UTXOs by owner) are rebuilt from table changes only.
  */
 import { Cell, Journal, Log, Table } from './journal.ts';
-import { type Genesis, type IndexedChain, acceptIntoIndexes, indexLogs } from './indexer.ts';
+import {
+  type Genesis,
+  type IndexName,
+  type IndexedChain,
+  type SourceIndex,
+  acceptIntoIndexes,
+  indexLogs,
+} from './indexer.ts';
+import type { ProposerBlock } from './proposer-blocks.ts';
 import { type SetEntry, type ValidatorDiff, recordValidatorSets } from './validator-history.ts';
 import type { NetworkIdentity } from './networks.ts';
 import type { UptimeRecord } from './uptime.ts';
@@ -102,6 +110,11 @@ export interface ForkOrigin {
   readonly heights: Readonly<Record<'P' | 'X', number>>;
   /** A method's answer with the source's data loaded first (the mock's handlers are wrapped in it). */
   answerFor(name: string, local: (p: Params) => unknown): (p: Params) => Promise<unknown>;
+  /** The source's indexes up to the fork point and its proposervm blocks there, where it indexes (./indexer.ts). */
+  readonly indexes?: Partial<Record<IndexName, SourceIndex>>;
+  readonly proposerTips?: Partial<Record<IndexedChain, ProposerBlock>>;
+  /** Whether `id` is a P-Chain transaction the source accepted by the fork point (asked of it when named as a subnet). */
+  holdsPTx?(id: string): boolean;
 }
 
 /** A C-Chain account edit outside any transaction (atomic txs, `dev.fund`, `dev.setCode`...), after block `height`. */
@@ -220,7 +233,8 @@ export class World {
    */
   inPState(id: string): boolean {
     const tx = this.txs.get(id);
-    return (tx?.chain === 'P' && (tx.status === 'Committed' || tx.status === 'Aborted')) || this.chains.has(id);
+    if (tx?.chain === 'P' && (tx.status === 'Committed' || tx.status === 'Aborted')) return true;
+    return this.chains.has(id) || this.fork?.holdsPTx?.(id) === true;
   }
 
   /** The chain's UTXOs owned by an address (40-hex), in the node's order. */

@@ -1,0 +1,153 @@
+/**
+ * The source's indexes (`/ext/index/...`) up to the fork point, below the fork's own containers, and the source's last
+ * accepted proposervm block of each chain, which the fork's first local block builds on as the node's next block would
+ * (a post-fork child: signed where the mock can sign, with the epoch acp181.NewEpoch gives it).
+ *
+ * Read only where the source indexes (`--index-enabled`): a node serves no other way to its proposervm blocks (the
+ * P- and X-Chain APIs serve the inner blocks), so a fork of a source that does not index starts its indexes empty and
+ * builds its first block on the chain's ID as on a fresh chain.
+ *
+ * The P-Chain's block index holds the block at height h at index h - 1 (genesis is not indexed); a source that indexed
+ * from a later block (`--index-allow-incomplete`) has other positions, and the fork then reads none of its indexes.
+ */
+import { IndexerClient } from '../../generated/client/dist/index.js';
+import { idFromBytes, idOf } from '../world/codec.ts';
+import type { FormattedContainer, IndexName, IndexedChain, SourceIndex } from '../world/indexer.ts';
+import type { ProposerBlock } from '../world/proposer-blocks.ts';
+import type { World } from '../world/world.ts';
+import { hexBytes } from './convert.ts';
+import type { ForkSource } from './fetch.ts';
+
+type Json = Record<string, unknown>;
+
+const STATELESS_BLOCK = 0;
+const STATELESS_GRANITE_BLOCK = 2;
+
+/** A proposervm block's fields from its bytes (block/codec.go), or undefined for bytes that are none. */
+export function parseProposerBlock(bytes: Uint8Array, chainID: string): ProposerBlock | undefined {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = 0;
+  const need = (n: number) => {
+    if (at + n > view.length) throw new RangeError('short');
+    const start = at;
+    at += n;
+    return start;
+  };
+  try {
+    if (view.readUInt16BE(need(2)) !== 0) return undefined;
+    const type = view.readUInt32BE(need(4));
+    if (type !== STATELESS_BLOCK && type !== STATELESS_GRANITE_BLOCK) return undefined;
+    const parentID = idFromBytes(view.subarray(need(32), at));
+    const timestamp = view.readBigUInt64BE(need(8));
+    const pChainHeight = view.readBigUInt64BE(need(8));
+    const certificateLength = view.readUInt32BE(need(4));
+    need(certificateLength);
+    const innerLength = view.readUInt32BE(need(4));
+    const inner = Uint8Array.from(view.subarray(need(innerLength), at));
+    const epoch =
+      type === STATELESS_GRANITE_BLOCK
+        ? {
+            pChainHeight: view.readBigUInt64BE(need(8)),
+            number: view.readBigUInt64BE(need(8)),
+            startTime: view.readBigUInt64BE(need(8)),
+          }
+        : { pChainHeight: 0n, number: 0n, startTime: 0n };
+    const id = idOf(view.subarray(0, at));
+    return { id, chainID, parentID, timestamp, pChainHeight, epoch, signed: certificateLength > 0, inner };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The source's index `name` with its first `count` containers (those up to the fork point) served to the fork. */
+function sourceIndex(source: ForkSource, name: IndexName, count: number): SourceIndex {
+  const [chain, index] = name.split('/') as [string, string];
+  const client = new IndexerClient({ baseUrl: source.url, fetch: source.cached, timeoutMs: 60_000, chain, index });
+  return {
+    count,
+    at: (position, encoding) =>
+      client.getContainerByIndex({
+        index: String(position),
+        encoding,
+      } as never) as unknown as Promise<FormattedContainer>,
+    range: async (start, n, encoding) =>
+      (
+        (await client.getContainerRange({
+          startIndex: String(start),
+          numToFetch: String(n),
+          encoding,
+        } as never)) as unknown as { containers: FormattedContainer[] }
+      ).containers,
+    indexOf: async (id) => {
+      try {
+        const { index: position } = (await client.getIndex({ id } as never)) as unknown as { index: string };
+        return Number(position) < count ? Number(position) : undefined;
+      } catch {
+        return undefined; // not in the source's index: "not found", as the node words it
+      }
+    },
+  };
+}
+
+/**
+ * The source's block index of `chain` at the fork point: its proposervm block wrapping the fork's tip block (at
+ * height `height`, ID `tipID`), and how many containers the index held then; undefined where the source does not
+ * index the chain or its index does not hold the block at the expected place.
+ */
+async function blockIndexAt(
+  source: ForkSource,
+  chain: IndexedChain,
+  chainID: string,
+  height: number,
+  tipID: string,
+): Promise<{ tip: ProposerBlock; index: SourceIndex } | undefined> {
+  if (height < 1) return undefined;
+  const client = new IndexerClient({ baseUrl: source.url, fetch: source.cached, timeoutMs: 60_000, chain });
+  let answer: Json;
+  try {
+    answer = (await client.getContainerByIndex({ index: String(height - 1), encoding: 'hex' } as never)) as never;
+  } catch {
+    return undefined;
+  }
+  const tip = parseProposerBlock(hexBytes(answer.bytes), chainID);
+  if (!tip || idOf(tip.inner) !== tipID) return undefined;
+  return { tip, index: sourceIndex(source, `${chain}/block`, height) };
+}
+
+/** The X-Chain's transaction index at the fork point (the source's X-Chain tip at start: its last accepted now). */
+async function txIndexNow(source: ForkSource): Promise<SourceIndex | undefined> {
+  const client = new IndexerClient({
+    baseUrl: source.url,
+    fetch: source.live,
+    timeoutMs: 60_000,
+    chain: 'X',
+    index: 'tx',
+  });
+  try {
+    const last = (await client.getLastAccepted({ encoding: 'hex' } as never)) as unknown as FormattedContainer;
+    return sourceIndex(source, 'X/tx', Number(last.index) + 1);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The source's indexes and proposervm tips at the fork point, for the world's `fork` to hold. */
+export async function readSourceIndexes(source: ForkSource, world: World) {
+  const indexes: Partial<Record<IndexName, SourceIndex>> = {};
+  const proposerTips: Partial<Record<IndexedChain, ProposerBlock>> = {};
+  const [p, x, tx] = await Promise.all([
+    blockIndexAt(source, 'P', world.chainIDs.P, world.tip('P').height, world.tip('P').id),
+    blockIndexAt(source, 'X', world.chainIDs.X, world.tip('X').height, world.tip('X').id),
+    txIndexNow(source),
+  ]);
+  for (const [chain, found] of [
+    ['P', p],
+    ['X', x],
+  ] as const) {
+    if (!found) continue;
+    indexes[`${chain}/block`] = found.index;
+    proposerTips[chain] = found.tip;
+  }
+  if (tx && x) indexes['X/tx'] = tx;
+  return { indexes, proposerTips };
+}

@@ -1,0 +1,98 @@
+/**
+ * A fork's indexes and proposervm: the source's P- and X-Chain block indexes (and the X-Chain's transactions) up to
+ * the fork point, read at the source, then the fork's own blocks at the next index, its first block built on the
+ * source's last accepted proposervm block as the source's next block would be (signed on `local`, with the epoch that
+ * block carries); the proposervm's epoch and proposed height at the fork point are the source's. A subnet ID that names
+ * a source transaction (not a subnet) is refused as the source refuses it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IndexerClient, PChainClient, ProposervmClient } from '../../generated/client/dist/index.js';
+import { parseProposerBlock } from '../../mock/fork/indexes.ts';
+import { type ForkedDevControls, type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
+import { hexBytes } from '../../mock/fork/convert.ts';
+
+const cacheDir = mkdtempSync(join(tmpdir(), 'fork-index-'));
+let source: MockNodeHandle;
+let fork: MockNodeHandle<ForkedDevControls>;
+let plainTx: string;
+
+const index = (node: { url: string }, chain: string, kind = 'block') =>
+  new IndexerClient({ baseUrl: node.url, chain, index: kind });
+
+beforeAll(async () => {
+  source = await startMockNode({ accounts: 2, seed: 'fork index source', indexEnabled: true });
+  plainTx = await source.wallet(0).send('P', source.wallet(1).address.P, 1_000_000n);
+  await source.wallet(0).send('X', source.wallet(1).address.X, 1_000_000n);
+  await source.wallet(0).createSubnet();
+  fork = await startMockNode({
+    accounts: 1,
+    seed: 'fork index',
+    indexEnabled: true,
+    fork: { url: source.url, cacheDir },
+  });
+});
+afterAll(async () => {
+  await fork?.close();
+  await source?.close();
+  rmSync(cacheDir, { recursive: true, force: true });
+});
+
+describe('a fork of an indexing source', () => {
+  it('serves the source containers up to the fork point', async () => {
+    for (const [chain, kind] of [
+      ['P', 'block'],
+      ['X', 'block'],
+      ['X', 'tx'],
+    ] as const) {
+      const [mine, theirs] = [fork, source].map((n) => index(n, chain, kind));
+      const last = await theirs!.getLastAccepted({ encoding: 'hex' });
+      expect(await mine!.getLastAccepted({ encoding: 'hex' })).toEqual(last);
+      expect(await mine!.getContainerByIndex({ index: '0', encoding: 'hex' })).toEqual(
+        await theirs!.getContainerByIndex({ index: '0', encoding: 'hex' }),
+      );
+      expect(await mine!.getContainerRange({ startIndex: '0', numToFetch: '100', encoding: 'hex' })).toEqual(
+        await theirs!.getContainerRange({ startIndex: '0', numToFetch: '100', encoding: 'hex' }),
+      );
+      expect(await mine!.getIndex({ id: last.id })).toEqual({ index: last.index });
+      expect(await mine!.isAccepted({ id: last.id })).toEqual({ isAccepted: true });
+    }
+  });
+
+  it('answers the source epoch and proposed height at the fork point', async () => {
+    const [mine, theirs] = [fork, source].map((n) => new ProposervmClient({ baseUrl: n.url, blockchainID: 'P' }));
+    const epoch = await theirs!.getCurrentEpoch({});
+    expect(epoch.number).not.toBe('0');
+    expect(await mine!.getCurrentEpoch({})).toEqual(epoch);
+    expect(await mine!.getProposedHeight({})).toEqual(await theirs!.getProposedHeight({}));
+  });
+
+  it('continues the index with its own blocks, the first built on the source tip', async () => {
+    const p = index(fork, 'P');
+    const before = await p.getLastAccepted({ encoding: 'hex' });
+    const epoch = await new ProposervmClient({ baseUrl: fork.url, blockchainID: 'P' }).getCurrentEpoch({});
+    await fork.wallet(0).createSubnet();
+    const after = await p.getLastAccepted({ encoding: 'hex' });
+    expect(after.index).toBe(String(Number(before.index) + 1));
+    const block = parseProposerBlock(hexBytes(after.bytes), fork.world.chainIDs.P)!;
+    expect(block.id).toBe(after.id);
+    expect(block.parentID).toBe(before.id);
+    expect(block.signed).toBe(true);
+    expect(block.epoch).toEqual({
+      number: BigInt(epoch.number),
+      startTime: BigInt(epoch.startTime),
+      pChainHeight: BigInt(epoch.pChainHeight),
+    });
+    expect(await p.getContainerByIndex({ index: before.index, encoding: 'hex' })).toEqual(before);
+    expect(await p.getIndex({ id: after.id })).toEqual({ index: after.index });
+  });
+
+  it('refuses a source transaction named as a subnet as the source does', async () => {
+    const [mine, theirs] = [fork, source].map((n) => new PChainClient({ baseUrl: n.url }));
+    const refusal = await theirs!.getSubnet({ subnetID: plainTx }).catch((error: Error) => error.message);
+    expect(refusal).toContain('is not a subnet');
+    expect(await mine!.getSubnet({ subnetID: plainTx }).catch((error: Error) => error.message)).toBe(refusal);
+  });
+});
