@@ -15,7 +15,7 @@ import type { World } from '../world/world.ts';
 import type { Clients } from './clients.ts';
 import { hexBytes } from './convert.ts';
 import type { ForkSource } from './fetch.ts';
-import { type SubnetDetails, applySubnet, subnetDetails } from './subnets.ts';
+import { type SubnetDetails, applySubnet, isPTxAtSource, subnetDetails } from './subnets.ts';
 import type { LaterBlocks } from './later.ts';
 import { SharedMemory } from './atomic.ts';
 import { Stakes } from './stakers.ts';
@@ -252,7 +252,7 @@ export class Fork {
         } catch (error) {
           if (!refusedBySource(error)) throw error;
           // Not a subnet at the source either: a P transaction's ID is one the node's state holds ("is not a subnet").
-          if (await this.pTxAtSource(id)) this.pTxs.add(id);
+          if (await isPTxAtSource(this.cached, id)) this.pTxs.add(id);
           return;
         }
         let stakers: Staker[] = [];
@@ -265,17 +265,6 @@ export class Fork {
       load.catch(() => this.subnetLoads.delete(id));
     }
     return load;
-  }
-
-  /** Whether the source accepted the P-Chain transaction `id` (by the fork point: `later` ones were ruled out). */
-  private async pTxAtSource(id: string): Promise<boolean> {
-    try {
-      await ask(this.cached.p, 'getTx', { txID: id, encoding: 'hex' });
-      return true;
-    } catch (error) {
-      if (refusedBySource(error)) return false;
-      throw error;
-    }
   }
 
   /** Whether `id` names a P-Chain transaction the source accepted by the fork point, as far as the fork has asked. */

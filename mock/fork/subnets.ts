@@ -8,6 +8,7 @@ import type { World } from '../world/world.ts';
 import type { Clients } from './clients.ts';
 import { l1ValidatorFrom, ownerFrom, stakerFrom } from './convert.ts';
 import { delegatorsOf } from './stakers.ts';
+import { ask, refusedBySource } from './walk.ts';
 
 type Json = Record<string, unknown>;
 
@@ -53,4 +54,15 @@ export function applySubnet(world: World, { id, subnet, validators, delegators }
   }
   for (const staker of stakers) world.stakers.set(staker.txID, staker);
   return stakers;
+}
+
+/** Whether the source accepted the P-Chain transaction `id` (the caller rules out those after the fork point). */
+export async function isPTxAtSource(c: Clients, id: string): Promise<boolean> {
+  try {
+    await ask(c.p, 'getTx', { txID: id, encoding: 'hex' });
+    return true;
+  } catch (error) {
+    if (refusedBySource(error)) return false;
+    throw error;
+  }
 }
