@@ -10,6 +10,7 @@
  * The P-Chain's block index holds the block at height h at index h - 1 (genesis is not indexed); a source that indexed
  * from a later block (`--index-allow-incomplete`) has other positions, and the fork then reads none of its indexes.
  */
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import { IndexerClient } from '../../generated/client/dist/index.js';
 import { idFromBytes, idOf } from '../world/codec.ts';
 import type { FormattedContainer, IndexName, IndexedChain, SourceIndex } from '../world/indexer.ts';
@@ -112,6 +113,48 @@ async function blockIndexAt(
   const tip = parseProposerBlock(hexBytes(answer.bytes), chainID);
   if (!tip || idOf(tip.inner) !== tipID) return undefined;
   return { tip, index: sourceIndex(source, `${chain}/block`, height) };
+}
+
+/** The keccak-256 of a coreth block's header: the first item of the block's RLP list, as encoded. */
+function headerHash(block: Uint8Array): string | undefined {
+  const listLength = (at: number): [number, number] | undefined => {
+    const b = block[at];
+    if (b === undefined || b < 0xc0) return undefined;
+    if (b <= 0xf7) return [at + 1, b - 0xc0];
+    const size = b - 0xf7;
+    let length = 0;
+    for (let i = 1; i <= size; i++) length = length * 256 + (block[at + i] ?? 0);
+    return [at + 1 + size, length];
+  };
+  const outer = listLength(0);
+  if (!outer) return undefined;
+  const header = listLength(outer[0]);
+  if (!header || header[0] + header[1] > block.length) return undefined;
+  return `0x${Buffer.from(keccak_256(block.subarray(outer[0], header[0] + header[1]))).toString('hex')}`;
+}
+
+/**
+ * The source's C-Chain block index at the fork's C-Chain block `height` (whose hash the source's `eth_getBlockByNumber`
+ * gives): as blockIndexAt, the block checked by its header's hash.
+ */
+export async function cBlockIndexAt(
+  source: ForkSource,
+  chainID: string,
+  height: bigint,
+): Promise<{ tip: ProposerBlock; index: SourceIndex } | undefined> {
+  if (height < 1n) return undefined;
+  const client = new IndexerClient({ baseUrl: source.url, fetch: source.cached, timeoutMs: 60_000, chain: 'C' });
+  let answer: Json;
+  try {
+    answer = (await client.getContainerByIndex({ index: String(height - 1n), encoding: 'hex' } as never)) as never;
+  } catch {
+    return undefined;
+  }
+  const tip = parseProposerBlock(hexBytes(answer.bytes), chainID);
+  const block = await source.cCall('eth_getBlockByNumber', [`0x${height.toString(16)}`, false]);
+  const hash = 'result' in block ? (block.result as Json | null)?.hash : undefined;
+  if (!tip || typeof hash !== 'string' || headerHash(tip.inner) !== hash.toLowerCase()) return undefined;
+  return { tip, index: sourceIndex(source, 'C/block', Number(height)) };
 }
 
 /** The X-Chain's transaction index at the fork point (the source's X-Chain tip at start: its last accepted now). */

@@ -23,6 +23,7 @@ import { Removals } from './removed.ts';
 import { ask, collectOwners, collectSubnets, fromSource, refusedBySource, sourceError, utxosAt } from './walk.ts';
 import { EMPTY_ID } from '../world/networks.ts';
 import type { IndexName, IndexedChain, SourceIndex } from '../world/indexer.ts';
+import { cBlockIndexAt } from './indexes.ts';
 import type { ProposerBlock } from '../world/proposer-blocks.ts';
 
 type Params = Record<string, unknown>;
@@ -86,8 +87,14 @@ export class Fork {
    */
   cHeight(): Promise<bigint> {
     if (!this.cTip) {
-      this.cTip = this.source.cBlockNumber().then((height) => {
+      this.cTip = this.source.cBlockNumber().then(async (height) => {
         this.source.cHeight = height;
+        // Before the fork's first C-Chain block: it builds on the source's proposervm block at the fork block.
+        const found = await cBlockIndexAt(this.source, this.world.chainIDs.C, height);
+        if (found) {
+          this.indexes['C/block'] = found.index;
+          this.proposerTips.C = found.tip;
+        }
         return height;
       });
       this.cTip.catch(() => {
@@ -95,6 +102,12 @@ export class Fork {
       });
     }
     return this.cTip;
+  }
+
+  /** The source's index `name` up to the fork point, where it indexes: the C-Chain's once its fork block is known. */
+  async sourceIndex(name: IndexName): Promise<SourceIndex | undefined> {
+    if (name === 'C/block') await this.cHeight();
+    return this.indexes[name];
   }
 
   /** A method's answer with the source's data loaded first, and its reads below the fork point sent there. */

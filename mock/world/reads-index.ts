@@ -47,8 +47,19 @@ const idOf = (params: Params) => (typeof params.id === 'string' ? params.id : EM
 const uint = (value: unknown) => BigInt(typeof value === 'number' || typeof value === 'string' ? value : 0);
 
 export function indexReads(world: World, name: IndexName) {
-  const below = world.fork?.indexes?.[name];
-  return below ? forkedIndexReads(world, name, below) : localIndexReads(world, name);
+  const local = localIndexReads(world, name);
+  const find = world.fork?.sourceIndex?.bind(world.fork);
+  if (!find) return local;
+  // The source's part is known once the fork point of the index's chain is (the C-Chain's when first needed).
+  const forked =
+    (method: keyof typeof local) =>
+    async (p: Params): Promise<unknown> => {
+      const below = await find(name);
+      return below ? forkedIndexReads(world, name, below)[method](p) : local[method](p);
+    };
+  return Object.fromEntries(Object.keys(local).map((method) => [method, forked(method as keyof typeof local)])) as {
+    [M in keyof typeof local]: (p: Params) => Promise<Awaited<ReturnType<(typeof local)[M]>>>;
+  };
 }
 
 function localIndexReads(world: World, name: IndexName) {
@@ -149,9 +160,20 @@ function forkedIndexReads(world: World, name: IndexName, below: SourceIndex) {
 }
 
 export function proposervmReads(world: World, chain: IndexedChain) {
+  const local = localProposervmReads(world, chain);
+  const find = world.fork?.sourceIndex?.bind(world.fork);
+  if (!find) return local;
+  // On a fork the chain builds next on the source's block at the fork point, known once that point is.
   return {
-    getProposedHeight: () => ({ height: String(childPChainHeight(world, preferred(world, chain))) }),
-    getCurrentEpoch: () => {
+    getProposedHeight: async (p: Params) => (await find(`${chain}/block`), local.getProposedHeight(p)),
+    getCurrentEpoch: async (p: Params) => (await find(`${chain}/block`), local.getCurrentEpoch(p)),
+  };
+}
+
+function localProposervmReads(world: World, chain: IndexedChain) {
+  return {
+    getProposedHeight: (_p: Params) => ({ height: String(childPChainHeight(world, preferred(world, chain))) }),
+    getCurrentEpoch: (_p: Params) => {
       const parent = preferred(world, chain);
       // getCurrentEpoch: the child's time is now (truncated to the second), never before its parent's.
       const now = world.time.get();

@@ -110,8 +110,11 @@ export interface ForkOrigin {
   readonly heights: Readonly<Record<'P' | 'X', number>>;
   /** A method's answer with the source's data loaded first (the mock's handlers are wrapped in it). */
   answerFor(name: string, local: (p: Params) => unknown): (p: Params) => Promise<unknown>;
-  /** The source's indexes up to the fork point and its proposervm blocks there, where it indexes (./indexer.ts). */
-  readonly indexes?: Partial<Record<IndexName, SourceIndex>>;
+  /**
+   * The source's index up to the fork point, where it indexes, once the fork point of the index's chain is known
+   * (./indexer.ts); its proposervm blocks there, which the fork's first blocks build on.
+   */
+  sourceIndex?(name: IndexName): Promise<SourceIndex | undefined>;
   readonly proposerTips?: Partial<Record<IndexedChain, ProposerBlock>>;
   /** Whether `id` is a P-Chain transaction the source accepted by the fork point (asked of it when named as a subnet). */
   holdsPTx?(id: string): boolean;

@@ -27,6 +27,7 @@ beforeAll(async () => {
   plainTx = await source.wallet(0).send('P', source.wallet(1).address.P, 1_000_000n);
   await source.wallet(0).send('X', source.wallet(1).address.X, 1_000_000n);
   await source.wallet(0).createSubnet();
+  await source.wallet(0).send('C', source.wallet(1).address.C, 1_000_000_000n);
   fork = await startMockNode({
     accounts: 1,
     seed: 'fork index',
@@ -46,6 +47,7 @@ describe('a fork of an indexing source', () => {
       ['P', 'block'],
       ['X', 'block'],
       ['X', 'tx'],
+      ['C', 'block'],
     ] as const) {
       const [mine, theirs] = [fork, source].map((n) => index(n, chain, kind));
       const last = await theirs!.getLastAccepted({ encoding: 'hex' });
@@ -61,33 +63,40 @@ describe('a fork of an indexing source', () => {
     }
   });
 
-  it('answers the source epoch and proposed height at the fork point', async () => {
-    const [mine, theirs] = [fork, source].map((n) => new ProposervmClient({ baseUrl: n.url, blockchainID: 'P' }));
-    const epoch = await theirs!.getCurrentEpoch({});
-    expect(epoch.number).not.toBe('0');
-    expect(await mine!.getCurrentEpoch({})).toEqual(epoch);
-    expect(await mine!.getProposedHeight({})).toEqual(await theirs!.getProposedHeight({}));
-  });
+  it.each(['P', 'C'] as const)(
+    'answers the source %s-Chain epoch and proposed height at the fork point',
+    async (chain) => {
+      const [mine, theirs] = [fork, source].map((n) => new ProposervmClient({ baseUrl: n.url, blockchainID: chain }));
+      const epoch = await theirs!.getCurrentEpoch({});
+      expect(epoch.number).not.toBe('0');
+      expect(await mine!.getCurrentEpoch({})).toEqual(epoch);
+      expect(await mine!.getProposedHeight({})).toEqual(await theirs!.getProposedHeight({}));
+    },
+  );
 
-  it('continues the index with its own blocks, the first built on the source tip', async () => {
-    const p = index(fork, 'P');
-    const before = await p.getLastAccepted({ encoding: 'hex' });
-    const epoch = await new ProposervmClient({ baseUrl: fork.url, blockchainID: 'P' }).getCurrentEpoch({});
-    await fork.wallet(0).createSubnet();
-    const after = await p.getLastAccepted({ encoding: 'hex' });
-    expect(after.index).toBe(String(Number(before.index) + 1));
-    const block = parseProposerBlock(hexBytes(after.bytes), fork.world.chainIDs.P)!;
-    expect(block.id).toBe(after.id);
-    expect(block.parentID).toBe(before.id);
-    expect(block.signed).toBe(true);
-    expect(block.epoch).toEqual({
-      number: BigInt(epoch.number),
-      startTime: BigInt(epoch.startTime),
-      pChainHeight: BigInt(epoch.pChainHeight),
-    });
-    expect(await p.getContainerByIndex({ index: before.index, encoding: 'hex' })).toEqual(before);
-    expect(await p.getIndex({ id: after.id })).toEqual({ index: after.index });
-  });
+  it.each(['P', 'C'] as const)(
+    'continues the %s-Chain index with its own blocks, the first on the source tip',
+    async (chain) => {
+      const p = index(fork, chain);
+      const before = await p.getLastAccepted({ encoding: 'hex' });
+      const epoch = await new ProposervmClient({ baseUrl: fork.url, blockchainID: chain }).getCurrentEpoch({});
+      if (chain === 'P') await fork.wallet(0).createSubnet();
+      else await fork.wallet(0).send('C', source.wallet(1).address.C, 1_000_000_000n);
+      const after = await p.getLastAccepted({ encoding: 'hex' });
+      expect(after.index).toBe(String(Number(before.index) + 1));
+      const block = parseProposerBlock(hexBytes(after.bytes), fork.world.chainIDs[chain])!;
+      expect(block.id).toBe(after.id);
+      expect(block.parentID).toBe(before.id);
+      expect(block.signed).toBe(true);
+      expect(block.epoch).toEqual({
+        number: BigInt(epoch.number),
+        startTime: BigInt(epoch.startTime),
+        pChainHeight: BigInt(epoch.pChainHeight),
+      });
+      expect(await p.getContainerByIndex({ index: before.index, encoding: 'hex' })).toEqual(before);
+      expect(await p.getIndex({ id: after.id })).toEqual({ index: after.index });
+    },
+  );
 
   it('refuses a source transaction named as a subnet as the source does', async () => {
     const [mine, theirs] = [fork, source].map((n) => new PChainClient({ baseUrl: n.url }));
