@@ -165,8 +165,14 @@ export function proposervmReads(world: World, chain: IndexedChain) {
   if (!find) return local;
   // On a fork the chain builds next on the source's block at the fork point, known once that point is.
   return {
-    getProposedHeight: async (p: Params) => (await find(`${chain}/block`), local.getProposedHeight(p)),
-    getCurrentEpoch: async (p: Params) => (await find(`${chain}/block`), local.getCurrentEpoch(p)),
+    getProposedHeight: async (p: Params) => {
+      await find(`${chain}/block`);
+      return local.getProposedHeight(p);
+    },
+    getCurrentEpoch: async (p: Params) => {
+      await find(`${chain}/block`);
+      return local.getCurrentEpoch(p);
+    },
   };
 }
 
