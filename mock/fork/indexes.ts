@@ -157,31 +157,37 @@ export async function cBlockIndexAt(
   return { tip, index: sourceIndex(source, 'C/block', Number(height)) };
 }
 
-/** The X-Chain's transaction index at the fork point (the source's X-Chain tip at start: its last accepted now). */
-async function txIndexNow(source: ForkSource): Promise<SourceIndex | undefined> {
+/**
+ * The X-Chain's transaction index at the fork point: up to the last transaction of the fork's X-Chain block (`lastTxID`,
+ * from the block's JSON), found by ID.
+ */
+async function txIndexAt(source: ForkSource, lastTxID: string | undefined): Promise<SourceIndex | undefined> {
+  if (lastTxID === undefined) return undefined;
   const client = new IndexerClient({
     baseUrl: source.url,
-    fetch: source.live,
+    fetch: source.cached,
     timeoutMs: 60_000,
     chain: 'X',
     index: 'tx',
   });
   try {
-    const last = (await client.getLastAccepted({ encoding: 'hex' } as never)) as unknown as FormattedContainer;
-    return sourceIndex(source, 'X/tx', Number(last.index) + 1);
+    const { index } = (await client.getIndex({ id: lastTxID } as never)) as unknown as { index: string };
+    return sourceIndex(source, 'X/tx', Number(index) + 1);
   } catch {
     return undefined;
   }
 }
 
 /** The source's indexes and proposervm tips at the fork point, for the world's `fork` to hold. */
-export async function readSourceIndexes(source: ForkSource, world: World) {
+export async function readSourceIndexes(source: ForkSource, world: World, xBlock: Json) {
+  const txs = ((xBlock.block ?? xBlock) as Json).txs;
+  const lastTx = Array.isArray(txs) ? (txs.at(-1) as Json | undefined)?.id : undefined;
   const indexes: Partial<Record<IndexName, SourceIndex>> = {};
   const proposerTips: Partial<Record<IndexedChain, ProposerBlock>> = {};
   const [p, x, tx] = await Promise.all([
     blockIndexAt(source, 'P', world.chainIDs.P, world.tip('P').height, world.tip('P').id),
     blockIndexAt(source, 'X', world.chainIDs.X, world.tip('X').height, world.tip('X').id),
-    txIndexNow(source),
+    txIndexAt(source, typeof lastTx === 'string' ? lastTx : undefined),
   ]);
   for (const [chain, found] of [
     ['P', p],

@@ -107,7 +107,7 @@ async function startFork(options: ResolvedFork, worldOptions: WorldOptions, retr
   fundAccounts(world);
   world.journal.recording = true;
   const fork = new Fork(world, source, c, later, heights, detailed);
-  Object.assign(fork, await readSourceIndexes(source, world));
+  Object.assign(fork, await readSourceIndexes(source, world, xBlockJson as Json));
   world.fork = fork;
   return world;
 }
