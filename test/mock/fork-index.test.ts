@@ -98,6 +98,21 @@ describe('a fork of an indexing source', () => {
     },
   );
 
+  it('continues the X-Chain block and tx indexes, the first block on the source tip', async () => {
+    const [blocks, txs] = [index(fork, 'X'), index(fork, 'X', 'tx')];
+    const [before, beforeTx] = await Promise.all([blocks, txs].map((i) => i.getLastAccepted({ encoding: 'hex' })));
+    const txID = await fork.wallet(0).send('X', source.wallet(1).address.X, 1_000_000n);
+    const after = await blocks.getLastAccepted({ encoding: 'hex' });
+    expect(after.index).toBe(String(Number(before!.index) + 1));
+    const block = parseProposerBlock(hexBytes(after.bytes), fork.world.chainIDs.X)!;
+    expect(block.parentID).toBe(before!.id);
+    expect(block.signed).toBe(true);
+    expect(await txs.getLastAccepted({ encoding: 'hex' })).toMatchObject({
+      id: txID,
+      index: String(Number(beforeTx!.index) + 1),
+    });
+  });
+
   it('refuses a source transaction named as a subnet as the source does', async () => {
     const [mine, theirs] = [fork, source].map((n) => new PChainClient({ baseUrl: n.url }));
     const refusal = await theirs!.getSubnet({ subnetID: plainTx }).catch((error: Error) => error.message);
