@@ -56,6 +56,8 @@ export const platformTxJson: ChainTxJson = (json: TxJson, tx: Decoded): GoJson |
         subnetID: id(tx.subnetId),
         subnetAuthorization: json.input(tx.subnetAuth),
       };
+    case 'pvm.RewardValidatorTx':
+      return { txID: id(tx.txId) };
     case 'pvm.CreateSubnetTx':
       return { ...json.base(tx), owner: json.output(tx.subnetOwners) };
     case 'pvm.CreateChainTx':

@@ -20,7 +20,8 @@ import { txFee, spendAll, syntacticP, verifyMemo, wrapped } from './p.ts';
 import { verifyConservation } from './locked.ts';
 import { advanceL1 } from './l1-state.ts';
 import { findValidator } from './subnets.ts';
-import { byIteratorOrder } from '../world/stakers.ts';
+import { byIteratorOrder, endsWithReward } from '../world/stakers.ts';
+import { acceptRewardBlocks } from './reward-blocks.ts';
 import { checkOutputsSorted, verifyOwners, verifyTransferableOutput } from './syntax.ts';
 
 const MAX_VALIDATOR_WEIGHT_FACTOR = 5n;
@@ -170,11 +171,6 @@ function verifyStake(
   if (total !== weight) throw new Refusal(mismatch(weight, total));
 }
 
-/**
- * Moves the chain time to `time`, ending every staking period that ends by then, earliest first (delegators before
- * their validator at the same time): the stake comes back as UTXOs, the reward is paid to the reward owner (a
- * delegator's reward less its validator's fee, which is paid with the validator's), and getRewardUTXOs lists them.
- */
 /** When the node's Primary Network validation that `staker` belongs to started: its uptime counts from then. */
 function primaryStart(world: World, staker: Staker): bigint {
   for (const s of world.stakers.values())
@@ -183,6 +179,11 @@ function primaryStart(world: World, staker: Staker): bigint {
   return staker.startTime;
 }
 
+/**
+ * Moves the chain time to `time`, ending every staking period that ends by then in the node's order: each staker
+ * rewarded by a transaction with a proposal block and its option at its end time (./reward-blocks.ts), a permissioned
+ * subnet validator by the time's advance alone.
+ */
 export function advanceTime(world: World, time: bigint): void {
   advanceL1(world, time);
   // In the order the node rewards them: its current staker iterator's (a delegator before its validator).
@@ -190,39 +191,49 @@ export function advanceTime(world: World, time: bigint): void {
     .filter((s) => s.endTime <= time && !world.rewardUtxos.has(s.txID))
     .sort(byIteratorOrder);
   for (const staker of ending) {
-    // The stake comes back as staked (rewardValidatorTx: `Out: out.Output()`): a stakeable lock stays, passed or not.
-    for (const utxo of staker.stake) world.utxos.P.set(utxo.key, utxo);
-    const index = Math.max(-1, ...staker.stake.map((u) => u.outputIndex)) + 1;
-    const rewards: Utxo[] = [];
     const rewarded = earnsReward(world, staker, primaryStart(world, staker));
-    let own = rewarded ? staker.potentialReward : 0n;
-    // A delegator's fee accrues to its validator (paid when the validator ends, in this call or a later one).
-    if (staker.validatorTxID) own -= delegateeShare(own, world.stakers.get(staker.validatorTxID)?.delegationFee ?? 0);
-    if (!rewarded) {
-      // The abort block: no reward, and the reward promised at staking leaves the supply again.
-      world.supply.set(world.supply.get() - staker.potentialReward);
-      world.stakers.set(staker.txID, { ...staker, rewarded: false });
-    }
-    // Delegators end before their validator (sorted so at the same time), so theirs have accrued by now.
-    const accrued = staker.validatorTxID ? 0n : accruedDelegateeReward(world, staker);
-    const pay = (amount: bigint, owner: Staker['rewardOwner'], outputIndex: number) => {
-      if (amount <= 0n || !owner) return;
-      rewards.push(
-        makeUtxo({
-          txID: staker.txID,
-          outputIndex,
-          assetID: world.network.avaxAssetID,
-          amount,
-          owner,
-          stakeableLocktime: 0n,
-        }),
-      );
-    };
-    pay(own, staker.rewardOwner, index);
-    // The delegatee reward follows the validator's own reward output, or takes its index when there is none.
-    pay(accrued, staker.delegationRewardOwner, own > 0n && staker.rewardOwner ? index + 1 : index);
-    for (const utxo of rewards) world.utxos.P.set(utxo.key, utxo);
-    world.rewardUtxos.set(staker.txID, rewards);
+    if (endsWithReward(staker)) acceptRewardBlocks(world, staker, rewarded, () => endPeriod(world, staker, rewarded));
+    else endPeriod(world, staker, rewarded);
   }
   if (time > world.time.get()) world.time.set(time);
+}
+
+/**
+ * rewardValidatorTx's changes (proposal_tx_executor.go): the stake comes back, and with `rewarded` (the commit block)
+ * the reward is paid to the reward owner (a delegator's reward less its validator's fee, which is paid with the
+ * validator's); getRewardUTXOs lists them.
+ */
+function endPeriod(world: World, staker: Staker, rewarded: boolean): void {
+  // The stake comes back as staked (rewardValidatorTx: `Out: out.Output()`): a stakeable lock stays, passed or not.
+  for (const utxo of staker.stake) world.utxos.P.set(utxo.key, utxo);
+  const index = Math.max(-1, ...staker.stake.map((u) => u.outputIndex)) + 1;
+  const rewards: Utxo[] = [];
+  let own = rewarded ? staker.potentialReward : 0n;
+  // A delegator's fee accrues to its validator (paid when the validator ends, in this call or a later one).
+  if (staker.validatorTxID) own -= delegateeShare(own, world.stakers.get(staker.validatorTxID)?.delegationFee ?? 0);
+  if (!rewarded) {
+    // The abort block: no reward, and the reward promised at staking leaves the supply again.
+    world.supply.set(world.supply.get() - staker.potentialReward);
+    world.stakers.set(staker.txID, { ...staker, rewarded: false });
+  }
+  // Delegators end before their validator (sorted so at the same time), so theirs have accrued by now.
+  const accrued = staker.validatorTxID ? 0n : accruedDelegateeReward(world, staker);
+  const pay = (amount: bigint, owner: Staker['rewardOwner'], outputIndex: number) => {
+    if (amount <= 0n || !owner) return;
+    rewards.push(
+      makeUtxo({
+        txID: staker.txID,
+        outputIndex,
+        assetID: world.network.avaxAssetID,
+        amount,
+        owner,
+        stakeableLocktime: 0n,
+      }),
+    );
+  };
+  pay(own, staker.rewardOwner, index);
+  // The delegatee reward follows the validator's own reward output, or takes its index when there is none.
+  pay(accrued, staker.delegationRewardOwner, own > 0n && staker.rewardOwner ? index + 1 : index);
+  for (const utxo of rewards) world.utxos.P.set(utxo.key, utxo);
+  world.rewardUtxos.set(staker.txID, rewards);
 }

@@ -12,7 +12,12 @@ import type { Block, Owner, Utxo, UtxoChain } from './types.ts';
 const TRANSFER_OUTPUT = 7;
 const STAKEABLE_LOCK_OUT = 0x16;
 const P_APRICOT_COMMIT_BLOCK = 2;
+const P_BANFF_PROPOSAL_BLOCK = 29;
+const P_BANFF_ABORT_BLOCK = 30;
+const P_BANFF_COMMIT_BLOCK = 31;
 const P_BANFF_STANDARD_BLOCK = 32;
+/** txs/codec.go: RewardValidatorTx, registered twentieth. */
+const REWARD_VALIDATOR_TX = 20;
 const X_STANDARD_BLOCK = 20;
 
 /** A big-endian u32, as the node's codec writes lengths and type IDs. */
@@ -210,6 +215,51 @@ export function makeBlock(
     txIDs: txs.map((tx) => tx.id),
     bytes,
   };
+}
+
+/**
+ * builder.go NewRewardValidatorTx: txs.NewSigned(&RewardValidatorTx{TxID}, txs.Codec, nil), no credentials. Its ID is
+ * the same for every node, so the node's ID for the end of `stakerTxID`.
+ */
+export function rewardValidatorTx(stakerTxID: string): { id: string; bytes: Uint8Array } {
+  const bytes = Buffer.concat([Buffer.alloc(2), u32(REWARD_VALIDATOR_TX), idBytes(stakerTxID), u32(0)]);
+  return { id: idOf(bytes), bytes };
+}
+
+/**
+ * block.NewBanffProposalBlock(timestamp, parent, height, tx, nil): the time, no decision transactions, the
+ * CommonBlock, then the proposal transaction.
+ */
+export function makeProposalBlock(
+  parent: { id: string; height: number },
+  timestamp: bigint,
+  tx: { id: string; bytes: Uint8Array },
+): Block {
+  const height = parent.height + 1;
+  const head = [u32(P_BANFF_PROPOSAL_BLOCK), u64(timestamp), u32(0), idBytes(parent.id), u64(BigInt(height))];
+  const bytes = Buffer.concat([Buffer.alloc(2), ...head, inBlock(tx.bytes)]);
+  return { id: idOf(bytes), chain: 'P', height, parentID: parent.id, timestamp, txIDs: [tx.id], bytes };
+}
+
+/** The option a proposal block's acceptance ends with (options.go): a BanffCommitBlock or BanffAbortBlock at its time. */
+export function makeOptionBlock(proposal: Block, commit: boolean): Block {
+  const height = proposal.height + 1;
+  const type = commit ? P_BANFF_COMMIT_BLOCK : P_BANFF_ABORT_BLOCK;
+  const bytes = Buffer.concat([
+    Buffer.alloc(2),
+    u32(type),
+    u64(proposal.timestamp),
+    idBytes(proposal.id),
+    u64(BigInt(height)),
+  ]);
+  const { timestamp } = proposal;
+  return { id: idOf(bytes), chain: 'P', height, parentID: proposal.id, timestamp, txIDs: [], bytes };
+}
+
+/** Whether a P-Chain block is an option of a proposal block: the mock builds only Banff ones after its genesis. */
+export function isOptionBlock(block: { bytes: Uint8Array }): boolean {
+  const type = Buffer.from(block.bytes.buffer, block.bytes.byteOffset, 6).readUInt32BE(2);
+  return type === P_BANFF_ABORT_BLOCK || type === P_BANFF_COMMIT_BLOCK;
 }
 
 /** The P-Chain's genesis block: an ApricotCommitBlock at height 0 whose parent is the genesis bytes' hash. */

@@ -14,11 +14,13 @@ import {
   type Epoch,
   NO_EPOCH,
   type ProposerBlock,
+  buildOptionBlock,
   buildProposerBlock,
   canSign,
   childEpoch,
   proposerBlockBytes,
 } from './proposer-blocks.ts';
+import { isOptionBlock } from './codec.ts';
 import { upgradeActive, upgradeNumber } from './reads-info.ts';
 import type { World } from './world.ts';
 
@@ -159,6 +161,12 @@ export function acceptIntoIndexes(
     return;
   }
   const parent = preferred(world, chain);
+  const acceptedAt = world.time.get() * SECOND_NS;
+  if (chain === 'P' && parent && 'pChainHeight' in parent && isOptionBlock(block)) {
+    const option = buildOptionBlock(parent, block.bytes);
+    add(world, 'P/block', { id: option.id, timestamp: acceptedAt, block: option });
+    return;
+  }
   const timestamp = parent && parent.timestamp > block.timestamp ? parent.timestamp : block.timestamp;
   const postFork = parent !== undefined && 'pChainHeight' in parent;
   const wrapped = buildProposerBlock({
@@ -170,7 +178,6 @@ export function acceptIntoIndexes(
     signed: postFork && canSign(world.network.name),
     inner: block.bytes,
   });
-  const acceptedAt = world.time.get() * SECOND_NS;
   add(world, `${chain}/block`, { id: wrapped.id, timestamp: acceptedAt, block: wrapped });
   if (chain === 'X') for (const tx of txs) add(world, 'X/tx', { id: tx.id, timestamp: acceptedAt, tx: tx.bytes });
 }

@@ -37,9 +37,12 @@ export interface ProposerBlock {
   signed: boolean;
   /** The wrapped block's bytes. */
   inner: Uint8Array;
+  /** An option of a proposal block (block/option.go): the parent and the inner bytes alone, never signed. */
+  option?: true;
 }
 
 const STATELESS_BLOCK = 0;
+const OPTION = 1;
 const STATELESS_GRANITE_BLOCK = 2;
 
 /** The staking certificate (DER) and key of local node 1, read once. */
@@ -81,6 +84,23 @@ export function buildProposerBlock(fields: Omit<ProposerBlock, 'id'>): ProposerB
   return { ...fields, id: idFromBytes(sha256(...unsignedParts(fields, certificate))) };
 }
 
+/**
+ * block.BuildOption: the proposervm block of an oracle block's option (a P-Chain commit or abort block), built on the
+ * proposervm block of its proposal. It has no time, P-Chain height or epoch of its own: postForkOption answers its
+ * parent's, which its children build on.
+ */
+export function buildOptionBlock(parent: ProposerBlock, inner: Uint8Array): ProposerBlock {
+  const { chainID, timestamp, pChainHeight, epoch } = parent;
+  const fields = { chainID, parentID: parent.id, timestamp, pChainHeight, epoch, signed: false, inner };
+  return { ...fields, option: true, id: idFromBytes(sha256(...optionParts(parent.id, inner))) };
+}
+
+function optionParts(parentID: string, inner: Uint8Array): Uint8Array[] {
+  const head = Buffer.alloc(6);
+  head.writeUInt32BE(OPTION, 2);
+  return [head, idBytes(parentID), u32(inner.length), inner];
+}
+
 /** Whether this world's node can sign its blocks (./node-identity.ts: on `local` it is local node 1). */
 export const canSign = (networkName: string) => networkName === 'local';
 
@@ -89,6 +109,10 @@ const bytesOf = new WeakMap<ProposerBlock, Uint8Array>();
 /** The block as the node serialises it, signed over its header (block/header.go: chain, parent, body ID). */
 export function proposerBlockBytes(block: ProposerBlock): Uint8Array {
   let bytes = bytesOf.get(block);
+  if (!bytes && block.option) {
+    bytes = Buffer.concat(optionParts(block.parentID, block.inner));
+    bytesOf.set(block, bytes);
+  }
   if (!bytes) {
     const certificate = block.signed ? localStaker().certificate : new Uint8Array();
     const header = Buffer.concat([Buffer.alloc(2), idBytes(block.chainID), idBytes(block.parentID), idBytes(block.id)]);

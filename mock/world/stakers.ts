@@ -21,6 +21,16 @@ function priority(s: Staker): number {
   return s.rewardOwner ? 9 : 7;
 }
 
+/**
+ * Whether a staker's period ends with a RewardValidatorTx (builder.go getNextStakerToReward): all but a permissioned
+ * subnet validator, which the time's advance removes alone. Until that transaction is accepted it stays current.
+ */
+export const endsWithReward = (s: Staker) => priority(s) !== 7;
+
+/** Whether `staker` is in the current validator set at `time`: started, and not yet rewarded or removed. */
+export const inCurrentSet = (world: World, s: Staker, time: bigint) =>
+  isCurrent(s, time) || (s.startTime <= time && endsWithReward(s) && !world.rewardUtxos.has(s.txID));
+
 /** The order of the node's current staker iterator (state.Staker.Less): end time, priority, then tx ID bytes. */
 export function byIteratorOrder(a: Staker, b: Staker): number {
   if (a.endTime !== b.endTime) return a.endTime < b.endTime ? -1 : 1;

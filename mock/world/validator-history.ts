@@ -10,7 +10,7 @@
  * zero. Both records are journaled world tables (snapshots and --state cover them).
  */
 import { EMPTY_ID } from './networks.ts';
-import { EMPTY_NODE_ID, isCurrent } from './stakers.ts';
+import { EMPTY_NODE_ID, inCurrentSet } from './stakers.ts';
 import type { Block } from './types.ts';
 import type { World } from './world.ts';
 
@@ -33,7 +33,7 @@ const keyOf = (subnetID: string, nodeID: string) => `${subnetID} ${nodeID}`;
 function liveSets(world: World, time: bigint): Map<string, SetEntry> {
   const out = new Map<string, SetEntry>();
   const byTx = new Map<string, SetEntry>();
-  const stakers = [...world.stakers.values()].filter((s) => isCurrent(s, time));
+  const stakers = [...world.stakers.values()].filter((s) => inCurrentSet(world, s, time));
   // A subnet validator signs with the BLS key its node registered on the Primary Network (the node's manager copies
   // the primary validator's key into every subnet's set).
   const primaryKeys = new Map<string, string>();

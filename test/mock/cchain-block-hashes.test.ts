@@ -11,7 +11,7 @@ import WebSocket from 'ws';
 import { headerHash } from '../../mock/cchain/blocks.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { startMockNode as startPackagedNode } from '../../mock/package/index.ts';
-import { callRpc } from '../support/rpc.ts';
+import { rpcResult } from '../support/rpc.ts';
 import { ABI, BYTECODE, cClients } from './c-clients.ts';
 
 let node: RunningMockNode | undefined;
@@ -22,11 +22,8 @@ afterEach(async () => {
 
 type Fields = Record<string, Hex | undefined>;
 
-async function rpc<T = Fields>(url: string, method: string, params: unknown[]): Promise<T> {
-  const { result, error } = await callRpc<T>(`${url}/ext/bc/C/rpc`, method, params);
-  if (error) throw new Error(error.message);
-  return result as T;
-}
+const rpc = <T = Fields>(url: string, method: string, params: unknown[]) =>
+  rpcResult<T>(`${url}/ext/bc/C/rpc`, method, params);
 
 const keccak = (bytes: Hex): Hex => `0x${Buffer.from(keccak_256(Buffer.from(bytes.slice(2), 'hex'))).toString('hex')}`;
 /** A quantity as RLP takes it: minimal big-endian bytes, zero empty. */

@@ -6,7 +6,7 @@
 import type { Hex } from 'viem';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
-import { callRpc } from '../support/rpc.ts';
+import { rpcResult } from '../support/rpc.ts';
 import { cClients } from './c-clients.ts';
 
 const IN_STATE: Hex = '0x00000000000000000000000000000000000a11ce';
@@ -22,11 +22,7 @@ beforeEach(async () => {
 });
 afterEach(() => node?.close());
 
-const c = async (method: string, params: unknown[] = []) => {
-  const { result, error } = await callRpc(`${node.url}/ext/bc/C/rpc`, method, params);
-  if (error) throw new Error(`${method}: ${JSON.stringify(error)}`);
-  return result;
-};
+const c = (method: string, params: unknown[] = []) => rpcResult(`${node.url}/ext/bc/C/rpc`, method, params);
 const account = async (address: Hex) => [
   await c('eth_getBalance', [address, 'latest']),
   await c('eth_getTransactionCount', [address, 'latest']),

@@ -9,7 +9,7 @@
 import { http, type Hex, createTestClient, parseGwei } from 'viem';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
-import { callRpc } from '../support/rpc.ts';
+import { rpcResult } from '../support/rpc.ts';
 import { cClients } from './c-clients.ts';
 
 const BLACKHOLE = '0x0100000000000000000000000000000000000000';
@@ -22,11 +22,7 @@ beforeEach(async () => {
 });
 afterEach(() => node?.close());
 
-const c = async (method: string, params: unknown[] = []) => {
-  const { result, error } = await callRpc(`${node.url}/ext/bc/C/rpc`, method, params);
-  if (error) throw new Error(`${method}: ${JSON.stringify(error)}`);
-  return result;
-};
+const c = (method: string, params: unknown[] = []) => rpcResult(`${node.url}/ext/bc/C/rpc`, method, params);
 const block = (tag: string) =>
   c('eth_getBlockByNumber', [tag, false]) as Promise<{ hash: string; baseFeePerGas: string; miner: string }>;
 const test = (mode: 'anvil' | 'hardhat') => {

@@ -6,18 +6,11 @@
  */
 import { type UnsignedTx, addTxSignatures, bls, pvm, secp256k1, utils } from '@avalabs/avalanchejs';
 import { bls12_381 } from '@noble/curves/bls12-381';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cb58Decode } from '../../generators/formats.ts';
-import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
-import { EWOQ, ewoq, sdkContext } from './sdk-world.ts';
+import { EWOQ, ewoq, localPChain, sdkContext } from './sdk-world.ts';
 
-let node: RunningMockNode;
-let api: pvm.PVMApi;
-beforeAll(async () => {
-  node = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
-  api = new pvm.PVMApi(node.url);
-});
-afterAll(() => node?.close());
+const local = localPChain();
 
 const DAY = 86_400n;
 type Listed = { txID: string; endTime: string; nodeID: string; delegators?: Listed[] };
@@ -32,25 +25,25 @@ function iteratorOrder(stakers: Listed[]): Listed[] {
 }
 
 async function props() {
-  const context = sdkContext(node.world);
-  const { utxos } = await api.getUTXOs({ addresses: [`P-${utils.formatBech32(context.hrp, ewoq)}`] });
-  return { context, props: { utxos, feeState: await api.getFeeState(), fromAddressesBytes: [ewoq] } };
+  const context = sdkContext(local.node.world);
+  const { utxos } = await local.api.getUTXOs({ addresses: [`P-${utils.formatBech32(context.hrp, ewoq)}`] });
+  return { context, props: { utxos, feeState: await local.api.getFeeState(), fromAddressesBytes: [ewoq] } };
 }
 
 async function issue(unsigned: UnsignedTx, auth = false): Promise<string> {
   await addTxSignatures({ unsignedTx: unsigned, privateKeys: [EWOQ] });
   if (auth) unsigned.credentials.at(-1)!.setSignature(0, await secp256k1.sign(unsigned.toBytes(), EWOQ));
-  return (await api.issueSignedTx(unsigned.getSignedTx())).txID;
+  return (await local.api.issueSignedTx(unsigned.getSignedTx())).txID;
 }
 
-const chainTime = async () => BigInt(Date.parse((await api.getTimestamp()).timestamp) / 1000);
+const chainTime = async () => BigInt(Date.parse((await local.api.getTimestamp()).timestamp) / 1000);
 const validators = async (params: object = {}) =>
-  (await api.getCurrentValidators(params as never)).validators as unknown as Listed[];
+  (await local.api.getCurrentValidators(params as never)).validators as unknown as Listed[];
 
 describe('getCurrentValidators with avalanchejs', () => {
   it("lists the Primary Network's validators in the staker iterator's order: end time, then tx ID", async () => {
     const now = await chainTime();
-    const { minValidatorStake } = await api.getMinStake();
+    const { minValidatorStake } = await local.api.getMinStake();
     // Two more validators: one ending before every genesis staker, one after, issued in the other order.
     for (const [seed, end] of [
       [0x61, now + 300n * DAY],
@@ -85,7 +78,7 @@ describe('getCurrentValidators with avalanchejs', () => {
 
   it("lists one validator's delegators by end time, then tx ID", async () => {
     const now = await chainTime();
-    const { minDelegatorStake } = await api.getMinStake();
+    const { minDelegatorStake } = await local.api.getMinStake();
     const [target] = iteratorOrder(await validators()).slice(-1);
     for (const days of [20n, 10n, 10n, 5n]) {
       const { context, props: p } = await props();

@@ -16,17 +16,10 @@ import {
   utils,
 } from '@avalabs/avalanchejs';
 import { bls12_381 } from '@noble/curves/bls12-381';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
-import { EWOQ, ewoq, sdkContext } from './sdk-world.ts';
+import { describe, expect, it } from 'vitest';
+import { EWOQ, ewoq, localPChain, sdkContext } from './sdk-world.ts';
 
-let node: RunningMockNode;
-let api: pvm.PVMApi;
-beforeAll(async () => {
-  node = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
-  api = new pvm.PVMApi(node.url);
-});
-afterAll(() => node?.close());
+const local = localPChain();
 
 const AVAX = 1_000_000_000n;
 const MANAGER = new Uint8Array(20).fill(0xaa);
@@ -38,17 +31,17 @@ const nodeID = `NodeID-${utils.base58check.encode(new Uint8Array(20).fill(0x33))
 const hex0x = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
 
 async function base() {
-  const context = sdkContext(node.world);
-  const { utxos } = await api.getUTXOs({ addresses: [`P-${utils.formatBech32(context.hrp, ewoq)}`] });
-  return { context, props: { utxos, feeState: await api.getFeeState(), fromAddressesBytes: [ewoq] } };
+  const context = sdkContext(local.node.world);
+  const { utxos } = await local.api.getUTXOs({ addresses: [`P-${utils.formatBech32(context.hrp, ewoq)}`] });
+  return { context, props: { utxos, feeState: await local.api.getFeeState(), fromAddressesBytes: [ewoq] } };
 }
 
 /** Signs the inputs with ewoq and, when `auth`, the subnet authorization (the last credential) too; issues it. */
 async function issue(unsigned: UnsignedTx, auth = false): Promise<string> {
   await addTxSignatures({ unsignedTx: unsigned, privateKeys: [EWOQ] });
   if (auth) unsigned.credentials.at(-1)!.setSignature(0, await secp256k1.sign(unsigned.toBytes(), EWOQ));
-  const { txID } = await api.issueSignedTx(unsigned.getSignedTx());
-  expect((await api.getTxStatus({ txID })).status).toBe('Committed');
+  const { txID } = await local.api.issueSignedTx(unsigned.getSignedTx());
+  expect((await local.api.getTxStatus({ txID })).status).toBe('Committed');
   return txID;
 }
 
@@ -56,7 +49,7 @@ describe('an L1 over HTTP with avalanchejs', () => {
   it('creates, converts, tops up and disables; each read follows', async () => {
     let { context, props } = await base();
     const subnetID = await issue(pvm.newCreateSubnetTx({ ...props, subnetOwners: [ewoq] }, context));
-    expect(await api.getSubnet({ subnetID })).toMatchObject({ isPermissioned: true, threshold: '1' });
+    expect(await local.api.getSubnet({ subnetID })).toMatchObject({ isPermissioned: true, threshold: '1' });
 
     ({ context, props } = await base());
     const chainID = await issue(
@@ -65,7 +58,7 @@ describe('an L1 over HTTP with avalanchejs', () => {
           ...props,
           chainName: 'sdkchain',
           subnetId: subnetID,
-          vmId: node.world.chainIDs.X,
+          vmId: local.node.world.chainIDs.X,
           fxIds: [],
           genesisData: {},
           subnetAuth: [0],
@@ -74,12 +67,12 @@ describe('an L1 over HTTP with avalanchejs', () => {
       ),
       true,
     );
-    const { blockchains } = await api.getBlockchains();
-    expect(blockchains).toContainEqual({ id: chainID, name: 'sdkchain', subnetID, vmID: node.world.chainIDs.X });
+    const { blockchains } = await local.api.getBlockchains();
+    expect(blockchains).toContainEqual({ id: chainID, name: 'sdkchain', subnetID, vmID: local.node.world.chainIDs.X });
     // The node does not track the subnet: the chain exists on the P-Chain and is not run here.
-    expect(await api.getBlockchainStatus(chainID)).toEqual({ status: 'Created' });
-    expect(await api.validatedBy({ blockchainID: chainID })).toEqual({ subnetID });
-    expect(await api.validates({ subnetID })).toEqual({ blockchainIDs: [chainID] });
+    expect(await local.api.getBlockchainStatus(chainID)).toEqual({ status: 'Created' });
+    expect(await local.api.validatedBy({ blockchainID: chainID })).toEqual({ subnetID });
+    expect(await local.api.validates({ subnetID })).toEqual({ blockchainIDs: [chainID] });
 
     ({ context, props } = await base());
     const validator = L1Validator.fromNative(
@@ -97,37 +90,37 @@ describe('an L1 over HTTP with avalanchejs', () => {
       ),
       true,
     );
-    const subnet = await api.getSubnet({ subnetID });
+    const subnet = await local.api.getSubnet({ subnetID });
     expect(subnet).toMatchObject({ isPermissioned: false, managerChainID: chainID, managerAddress: hex0x(MANAGER) });
 
-    const { validators } = (await api.getCurrentValidators({ subnetID } as never)) as unknown as {
+    const { validators } = (await local.api.getCurrentValidators({ subnetID } as never)) as unknown as {
       validators: { validationID: string; nodeID: string; weight: string; balance: string }[];
     };
     expect(validators).toHaveLength(1);
     const { validationID } = validators[0]!;
     expect(validators[0]).toMatchObject({ nodeID, weight: '100', balance: String(AVAX) });
 
-    const read = await api.getL1Validator(validationID);
+    const read = await local.api.getL1Validator(validationID);
     expect(read).toMatchObject({ nodeID, subnetID, weight: 100n, publicKey: hex0x(publicKey), minNonce: 0n });
     expect(read.balance).toBeLessThanOrEqual(AVAX);
     expect(read.remainingBalanceOwner.addresses.map((a) => hex0x(a.toBytes()))).toEqual([hex0x(refundee)]);
     expect(read.deactivationOwner.addresses.map((a) => hex0x(a.toBytes()))).toEqual([hex0x(ewoq)]);
-    expect(read.height).toBe(BigInt((await api.getHeight()).height));
+    expect(read.height).toBe(BigInt((await local.api.getHeight()).height));
 
     ({ context, props } = await base());
     await issue(pvm.newIncreaseL1ValidatorBalanceTx({ ...props, validationId: validationID, balance: AVAX }, context));
-    const topped = await api.getL1Validator(validationID);
+    const topped = await local.api.getL1Validator(validationID);
     expect(topped.balance).toBe(read.balance + AVAX);
 
     // Disabling refunds what is left to the remaining balance owner and leaves the validator inactive (balance 0).
     const refundTo = `P-${utils.formatBech32(context.hrp, refundee)}`;
-    const before = (await api.getBalance({ addresses: [refundTo] })).balance;
+    const before = (await local.api.getBalance({ addresses: [refundTo] })).balance;
     ({ context, props } = await base());
     await issue(pvm.newDisableL1ValidatorTx({ ...props, validationId: validationID, disableAuth: [0] }, context), true);
-    const disabled = await api.getL1Validator(validationID);
+    const disabled = await local.api.getL1Validator(validationID);
     expect(disabled.balance).toBe(0n);
     expect(disabled.weight).toBe(100n);
-    const refunded = (await api.getBalance({ addresses: [refundTo] })).balance - before;
+    const refunded = (await local.api.getBalance({ addresses: [refundTo] })).balance - before;
     expect(refunded).toBe(topped.balance);
   });
 });

@@ -5,17 +5,10 @@
  */
 import { type UnsignedTx, addTxSignatures, bls, pvm, utils } from '@avalabs/avalanchejs';
 import { bls12_381 } from '@noble/curves/bls12-381';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
-import { EWOQ, ewoq, sdkContext } from './sdk-world.ts';
+import { describe, expect, it } from 'vitest';
+import { EWOQ, ewoq, localPChain, sdkContext } from './sdk-world.ts';
 
-let node: RunningMockNode;
-let api: pvm.PVMApi;
-beforeAll(async () => {
-  node = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
-  api = new pvm.PVMApi(node.url);
-});
-afterAll(() => node?.close());
+const local = localPChain();
 
 const DAY = 86_400n;
 const validatorOwner = new Uint8Array(20).fill(7);
@@ -28,21 +21,21 @@ const hex0x = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
 
 async function issue(unsigned: UnsignedTx): Promise<string> {
   await addTxSignatures({ unsignedTx: unsigned, privateKeys: [EWOQ] });
-  const { txID } = await api.issueSignedTx(unsigned.getSignedTx());
+  const { txID } = await local.api.issueSignedTx(unsigned.getSignedTx());
   return txID;
 }
 
 /** What every builder takes from the node: ewoq's P UTXOs and the fee state as PVMApi.getFeeState reads it. */
 async function fromEwoq() {
-  const context = sdkContext(node.world);
-  const { utxos } = await api.getUTXOs({ addresses: [`P-${utils.formatBech32(context.hrp, ewoq)}`] });
-  return { context, utxos, feeState: await api.getFeeState(), fromAddressesBytes: [ewoq] };
+  const context = sdkContext(local.node.world);
+  const { utxos } = await local.api.getUTXOs({ addresses: [`P-${utils.formatBech32(context.hrp, ewoq)}`] });
+  return { context, utxos, feeState: await local.api.getFeeState(), fromAddressesBytes: [ewoq] };
 }
 
 describe('Primary Network staking with avalanchejs over HTTP', () => {
   it('adds a validator with a BLS signer and a delegator to it; the reads show both', async () => {
-    const { minValidatorStake, minDelegatorStake } = await api.getMinStake();
-    const now = BigInt(Date.parse((await api.getTimestamp()).timestamp) / 1000);
+    const { minValidatorStake, minDelegatorStake } = await local.api.getMinStake();
+    const now = BigInt(Date.parse((await local.api.getTimestamp()).timestamp) / 1000);
     const end = now + 30n * DAY;
 
     const v = await fromEwoq();
@@ -64,7 +57,7 @@ describe('Primary Network staking with avalanchejs over HTTP', () => {
         v.context,
       ),
     );
-    expect((await api.getTxStatus({ txID: validatorTxID })).status).toBe('Committed');
+    expect((await local.api.getTxStatus({ txID: validatorTxID })).status).toBe('Committed');
 
     const d = await fromEwoq();
     const delegatorTxID = await issue(
@@ -81,9 +74,9 @@ describe('Primary Network staking with avalanchejs over HTTP', () => {
         d.context,
       ),
     );
-    expect((await api.getTxStatus({ txID: delegatorTxID })).status).toBe('Committed');
+    expect((await local.api.getTxStatus({ txID: delegatorTxID })).status).toBe('Committed');
 
-    const { validators } = await api.getCurrentValidators({ nodeIDs: [nodeID] });
+    const { validators } = await local.api.getCurrentValidators({ nodeIDs: [nodeID] });
     expect(validators).toHaveLength(1);
     const validator = validators[0] as unknown as Record<string, unknown>;
     expect(validator).toMatchObject({
@@ -113,14 +106,14 @@ describe('Primary Network staking with avalanchejs over HTTP', () => {
     expect(BigInt(String(delegators[0]!.potentialReward))).toBeGreaterThan(0n);
 
     // getStake of ewoq: both stakes, as staked outputs.
-    const stake = await api.getStake({ addresses: [`P-${utils.formatBech32(v.context.hrp, ewoq)}`] });
+    const stake = await local.api.getStake({ addresses: [`P-${utils.formatBech32(v.context.hrp, ewoq)}`] });
     expect(BigInt(String(stake.staked))).toBe(BigInt(minValidatorStake) + BigInt(minDelegatorStake));
     expect(stake.stakedOutputs).toHaveLength(2);
 
     // getValidatorsAt answers the bare map (GetValidatorsAtReply.MarshalJSON): the stake of the validator and its
     // delegator together, under its BLS key.
-    const { height } = await api.getHeight();
-    const at = (await api.getValidatorsAt({
+    const { height } = await local.api.getHeight();
+    const at = (await local.api.getValidatorsAt({
       height: String(height),
       subnetID: v.context.pBlockchainID,
     } as never)) as never as Record<string, { publicKey: string; weight: string }>;

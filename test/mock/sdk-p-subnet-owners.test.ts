@@ -6,18 +6,11 @@
  */
 import { type UnsignedTx, TransferableOutput, addTxSignatures, pvm, secp256k1, utils } from '@avalabs/avalanchejs';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { describe, expect, it } from 'vitest';
 import { pRefusal } from './refusal.ts';
-import { EWOQ, ewoq, sdkContext } from './sdk-world.ts';
+import { EWOQ, ewoq, localPChain, sdkContext } from './sdk-world.ts';
 
-let node: RunningMockNode;
-let api: pvm.PVMApi;
-beforeAll(async () => {
-  node = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
-  api = new pvm.PVMApi(node.url);
-});
-afterAll(() => node?.close());
+const local = localPChain();
 
 const DAY = 86_400n;
 const NEW_OWNER_KEY = new Uint8Array(32).fill(7);
@@ -25,9 +18,9 @@ const newOwner = secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(NEW_OW
 const EVM_ID = 'srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy';
 
 async function props() {
-  const context = sdkContext(node.world);
-  const { utxos } = await api.getUTXOs({ addresses: [`P-${utils.formatBech32(context.hrp, ewoq)}`] });
-  return { context, props: { utxos, feeState: await api.getFeeState(), fromAddressesBytes: [ewoq] } };
+  const context = sdkContext(local.node.world);
+  const { utxos } = await local.api.getUTXOs({ addresses: [`P-${utils.formatBech32(context.hrp, ewoq)}`] });
+  return { context, props: { utxos, feeState: await local.api.getFeeState(), fromAddressesBytes: [ewoq] } };
 }
 
 /** Signs the inputs with ewoq and, when the tx has a subnet authorization (its last credential), that with `authKey`. */
@@ -38,18 +31,18 @@ async function sign(unsigned: UnsignedTx, authKey?: Uint8Array) {
 }
 
 async function issue(unsigned: UnsignedTx, authKey?: Uint8Array): Promise<string> {
-  const { txID } = await api.issueSignedTx(await sign(unsigned, authKey));
-  expect((await api.getTxStatus({ txID })).status).toBe('Committed');
+  const { txID } = await local.api.issueSignedTx(await sign(unsigned, authKey));
+  expect((await local.api.getTxStatus({ txID })).status).toBe('Committed');
   return txID;
 }
 
-const now = async () => BigInt(Date.parse((await api.getTimestamp()).timestamp) / 1000);
+const now = async () => BigInt(Date.parse((await local.api.getTimestamp()).timestamp) / 1000);
 
 describe('subnet owners with avalanchejs over HTTP', () => {
   it('adds and removes a subnet validator, hands the subnet over; the old owner is refused, the new one signs', async () => {
     let { context, props: p } = await props();
     const subnetId = await issue(pvm.newCreateSubnetTx({ ...p, subnetOwners: [ewoq] }, context));
-    const [primary] = (await api.getCurrentValidators()).validators as { nodeID: string }[];
+    const [primary] = (await local.api.getCurrentValidators()).validators as { nodeID: string }[];
     const nodeId = primary!.nodeID;
     const start = await now();
     ({ context, props: p } = await props());
@@ -60,7 +53,7 @@ describe('subnet owners with avalanchejs over HTTP', () => {
       ),
       EWOQ,
     );
-    expect((await api.getCurrentValidators({ subnetID: subnetId } as never)).validators).toMatchObject([
+    expect((await local.api.getCurrentValidators({ subnetID: subnetId } as never)).validators).toMatchObject([
       { txID: addID, nodeID: nodeId, weight: '10' },
     ]);
     ({ context, props: p } = await props());
@@ -68,7 +61,7 @@ describe('subnet owners with avalanchejs over HTTP', () => {
       { ...p, nodeId, subnetId, start, end: start + DAY, weight: 10n, subnetAuth: [0] },
       context,
     );
-    await expect(api.issueSignedTx(await sign(again, EWOQ))).rejects.toThrow(
+    await expect(local.api.issueSignedTx(await sign(again, EWOQ))).rejects.toThrow(
       pRefusal(`attempted to issue duplicate validator for ${nodeId} on subnet ${subnetId}`),
     );
 
@@ -77,7 +70,7 @@ describe('subnet owners with avalanchejs over HTTP', () => {
       pvm.newTransferSubnetOwnershipTx({ ...p, subnetId, subnetAuth: [0], subnetOwners: [newOwner] }, context),
       EWOQ,
     );
-    expect(await api.getSubnet({ subnetID: subnetId })).toMatchObject({
+    expect(await local.api.getSubnet({ subnetID: subnetId })).toMatchObject({
       controlKeys: [`P-${utils.formatBech32(context.hrp, newOwner)}`],
       threshold: '1',
     });
@@ -86,17 +79,17 @@ describe('subnet owners with avalanchejs over HTTP', () => {
     const byOld = pvm.newRemoveSubnetValidatorTx({ ...p, nodeId, subnetId, subnetAuth: [0] }, context);
     const oldShort = utils.base58check.encode(ewoq);
     const newShort = utils.base58check.encode(newOwner);
-    await expect(api.issueSignedTx(await sign(byOld, EWOQ))).rejects.toThrow(
+    await expect(local.api.issueSignedTx(await sign(byOld, EWOQ))).rejects.toThrow(
       pRefusal(
         `unauthorized modification: wrong signature: expected signature from ${newShort} but got from ${oldShort}`,
       ),
     );
     await issue(pvm.newRemoveSubnetValidatorTx({ ...p, nodeId, subnetId, subnetAuth: [0] }, context), NEW_OWNER_KEY);
-    expect((await api.getCurrentValidators({ subnetID: subnetId } as never)).validators).toEqual([]);
+    expect((await local.api.getCurrentValidators({ subnetID: subnetId } as never)).validators).toEqual([]);
 
     ({ context, props: p } = await props());
     const removeAgain = pvm.newRemoveSubnetValidatorTx({ ...p, nodeId, subnetId, subnetAuth: [0] }, context);
-    await expect(api.issueSignedTx(await sign(removeAgain, NEW_OWNER_KEY))).rejects.toThrow(
+    await expect(local.api.issueSignedTx(await sign(removeAgain, NEW_OWNER_KEY))).rejects.toThrow(
       pRefusal(`${nodeId} isn't a current or pending validator of ${subnetId}: not found`),
     );
   });
@@ -109,7 +102,7 @@ describe('subnet owners with avalanchejs over HTTP', () => {
         context,
       );
     // The X-Chain's ID is its genesis CreateChainTx's, which the P-Chain's state holds.
-    await expect(api.issueSignedTx(await sign(chain(context.xBlockchainID), EWOQ))).rejects.toThrow(
+    await expect(local.api.issueSignedTx(await sign(chain(context.xBlockchainID), EWOQ))).rejects.toThrow(
       pRefusal(`"${context.xBlockchainID}" is not a subnet`),
     );
     const baseID = await issue(
@@ -120,13 +113,15 @@ describe('subnet owners with avalanchejs over HTTP', () => {
       { ...next.props, subnetId: baseID, chainName: 'c', vmId: EVM_ID, fxIds: [], genesisData: {}, subnetAuth: [0] },
       next.context,
     );
-    await expect(api.issueSignedTx(await sign(onBase, EWOQ))).rejects.toThrow(pRefusal(`"${baseID}" is not a subnet`));
+    await expect(local.api.issueSignedTx(await sign(onBase, EWOQ))).rejects.toThrow(
+      pRefusal(`"${baseID}" is not a subnet`),
+    );
     const unknown = utils.base58check.encode(new Uint8Array(32).fill(0x77));
     const onUnknown = pvm.newCreateChainTx(
       { ...next.props, subnetId: unknown, chainName: 'c', vmId: EVM_ID, fxIds: [], genesisData: {}, subnetAuth: [0] },
       next.context,
     );
-    await expect(api.issueSignedTx(await sign(onUnknown, EWOQ))).rejects.toThrow(pRefusal('not found'));
+    await expect(local.api.issueSignedTx(await sign(onUnknown, EWOQ))).rejects.toThrow(pRefusal('not found'));
   });
 
   it('reads a dropped or a pooled tx as no tx of the state: getSubnet and a chain on it answer "not found"', async () => {
@@ -138,22 +133,22 @@ describe('subnet owners with avalanchejs over HTTP', () => {
       context,
     );
     await addTxSignatures({ unsignedTx: refused, privateKeys: [NEW_OWNER_KEY] });
-    await expect(api.issueSignedTx(refused.getSignedTx())).rejects.toThrow(/invalid signature|wrong signature/);
+    await expect(local.api.issueSignedTx(refused.getSignedTx())).rejects.toThrow(/invalid signature|wrong signature/);
     const dropped = txIDOf(refused);
-    expect((await api.getTxStatus({ txID: dropped })).status).toBe('Dropped');
+    expect((await local.api.getTxStatus({ txID: dropped })).status).toBe('Dropped');
 
-    await node.dev.setAutomine({ enabled: false });
+    await local.node.dev.setAutomine({ enabled: false });
     try {
       ({ context, props: p } = await props());
       const pooledTx = pvm.newBaseTx(
         { ...p, outputs: [TransferableOutput.fromNative(context.avaxAssetID, 7n, [newOwner])] },
         context,
       );
-      const { txID: pooled } = await api.issueSignedTx(await sign(pooledTx));
-      expect((await api.getTxStatus({ txID: pooled })).status).toBe('Processing');
+      const { txID: pooled } = await local.api.issueSignedTx(await sign(pooledTx));
+      expect((await local.api.getTxStatus({ txID: pooled })).status).toBe('Processing');
       for (const id of [dropped, pooled]) {
-        await expect(api.getSubnet({ subnetID: id })).rejects.toThrow(/^not found$/);
-        await expect(api.validatedBy({ blockchainID: id })).rejects.toThrow(
+        await expect(local.api.getSubnet({ subnetID: id })).rejects.toThrow(/^not found$/);
+        await expect(local.api.validatedBy({ blockchainID: id })).rejects.toThrow(
           `problem retrieving blockchain ${JSON.stringify(id)}: not found`,
         );
       }
@@ -162,9 +157,9 @@ describe('subnet owners with avalanchejs over HTTP', () => {
         { ...p, subnetId: dropped, chainName: 'c', vmId: EVM_ID, fxIds: [], genesisData: {}, subnetAuth: [0] },
         context,
       );
-      await expect(api.issueSignedTx(await sign(onDropped, EWOQ))).rejects.toThrow(pRefusal('not found'));
+      await expect(local.api.issueSignedTx(await sign(onDropped, EWOQ))).rejects.toThrow(pRefusal('not found'));
     } finally {
-      await node.dev.setAutomine({ enabled: true });
+      await local.node.dev.setAutomine({ enabled: true });
     }
   });
 });

@@ -12,9 +12,13 @@ import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { callRpc } from '../support/rpc.ts';
 import { fujiWallet, fundedKey } from './sdk-fuji-wallet.ts';
 
-/** The inner block of a proposervm block (u16 version, u32 type, parent, timestamp, P-Chain height, certificate). */
+/**
+ * The inner block of a proposervm block (u16 version, u32 type, parent, timestamp, P-Chain height, certificate), or of
+ * an option block (type 1: u16 version, u32 type, parent, the inner bytes) that wraps a P-Chain commit or abort block.
+ */
 function inner(hex: string): Buffer {
   const bytes = Buffer.from(hex.slice(2), 'hex');
+  if (bytes.readUInt32BE(2) === 1) return bytes.subarray(2 + 4 + 32 + 4, 2 + 4 + 32 + 4 + bytes.readUInt32BE(38));
   let at = 2 + 4 + 32 + 8 + 8;
   at += 4 + bytes.readUInt32BE(at);
   return bytes.subarray(at + 4, at + 4 + bytes.readUInt32BE(at));

@@ -2,7 +2,9 @@
  * What avalanchejs 5.2.0's builders need from a world built in process: the local network's funded ewoq key and the
  * Context (the wire path to the same context, Context.getContextFromURI, is test/mock/sdk-context.test.ts).
  */
-import { secp256k1, utils } from '@avalabs/avalanchejs';
+import { pvm, secp256k1, utils } from '@avalabs/avalanchejs';
+import { afterAll, beforeAll } from 'vitest';
+import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
 import { gasPrice } from '../../mock/world/fees.ts';
 import type { World } from '../../mock/world/world.ts';
@@ -43,4 +45,15 @@ export function sdkFeeState(world: World) {
     price: gasPrice(fee.minPrice, excess, fee.excessConversionConstant),
     timestamp: new Date().toISOString(),
   };
+}
+
+/** A local node started before the file's tests and closed after them, with avalanchejs' P-Chain API on it. */
+export function localPChain(): { node: RunningMockNode; api: pvm.PVMApi } {
+  const local = {} as { node: RunningMockNode; api: pvm.PVMApi };
+  beforeAll(async () => {
+    local.node = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 } });
+    local.api = new pvm.PVMApi(local.node.url);
+  });
+  afterAll(() => local.node?.close());
+  return local;
 }

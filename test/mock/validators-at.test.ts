@@ -135,10 +135,13 @@ describe('platform.getValidatorsAt at past heights', () => {
     expect(at(removed, subnetID)).toEqual({});
     expect(at(inSubnet - 1, subnetID)).toEqual({});
 
-    // The chain time moved past the end without a block (dev.setTime with mine: false): the tip answers the current
-    // state, as getCurrentValidators and getTotalStake do; the height before keeps the set it had.
+    // The chain time moved past the end: a proposal block and its commit end the delegator, then two the validator
+    // (builder.go). A proposal block changes no state, so its height keeps the set before; each commit drops its
+    // staker. The tip answers the current state, as getCurrentValidators and getTotalStake do.
     const beforeEnd = at(tip());
+    const ending = tip();
     advanceTime(world, end);
+    expect(tip()).toBe(ending + 4);
     const reads = pChainReads(world, TX_TYPES);
     const current = (reads.getCurrentValidators!({}) as { validators: Array<{ nodeID: string }> }).validators;
     // getValidatorsAt's keys are sorted (a Go map in JSON); getCurrentValidators follows the staker iterator.
@@ -146,8 +149,11 @@ describe('platform.getValidatorsAt at past heights', () => {
     expect(at(tip())).toEqual(genesis);
     const total = Object.values(at(tip())).reduce((sum, v) => sum + BigInt(v.weight), 0n);
     expect(reads.getTotalStake!({})).toEqual({ stake: String(total), weight: String(total) });
-    expect(at(tip() - 1)[NEW_NODE]).toEqual(beforeEnd[NEW_NODE]);
-    // The next block records the change at its height.
+    expect(at(ending + 1)[NEW_NODE]).toEqual(beforeEnd[NEW_NODE]);
+    expect(at(ending + 2)[NEW_NODE]!.weight).toBe(String(staking.minValidatorStake));
+    expect(at(ending + 3)[NEW_NODE]!.weight).toBe(String(staking.minValidatorStake));
+    expect(at(ending + 4)[NEW_NODE]).toBeUndefined();
+    // A later block changes nothing more.
     await issue(
       pvm.newBaseTx({ ...fromP(), outputs: [TransferableOutput.fromNative(ctx.avaxAssetID, 1n, [ewoq])] }, ctx),
     );

@@ -150,3 +150,11 @@ export async function callRpc<R = any>(url: string, method: string, params: unkn
   const { jsonrpc: _, id: __, ...answer } = body;
   return answer;
 }
+
+/** The result of one JSON-RPC call (callRpc), or an Error naming the method and the error answered. */
+// biome-ignore lint/suspicious/noExplicitAny: see RpcAnswer
+export async function rpcResult<R = any>(url: string, method: string, params: unknown = {}): Promise<R> {
+  const { result, error } = await callRpc<R>(url, method, params);
+  if (error) throw new Error(`${method}: ${JSON.stringify(error)}`);
+  return result as R;
+}
