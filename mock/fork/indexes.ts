@@ -22,6 +22,7 @@ import type { ForkSource } from './fetch.ts';
 type Json = Record<string, unknown>;
 
 const STATELESS_BLOCK = 0;
+const OPTION = 1;
 const STATELESS_GRANITE_BLOCK = 2;
 
 /** A proposervm block's fields from its bytes (block/codec.go), or undefined for bytes that are none. */
@@ -37,8 +38,16 @@ export function parseProposerBlock(bytes: Uint8Array, chainID: string): Proposer
   try {
     if (view.readUInt16BE(need(2)) !== 0) return undefined;
     const type = view.readUInt32BE(need(4));
-    if (type !== STATELESS_BLOCK && type !== STATELESS_GRANITE_BLOCK) return undefined;
+    if (type !== STATELESS_BLOCK && type !== OPTION && type !== STATELESS_GRANITE_BLOCK) return undefined;
     const parentID = idFromBytes(view.subarray(need(32), at));
+    if (type === OPTION) {
+      // An option (block/option.go) has no time, P-Chain height or epoch of its own: its proposal's, filled in by the
+      // caller. Its ID is the hash of all its bytes.
+      const inner = Uint8Array.from(view.subarray(need(view.readUInt32BE(need(4))), at));
+      if (at !== view.length) return undefined;
+      const none = { timestamp: 0n, pChainHeight: 0n, epoch: { pChainHeight: 0n, number: 0n, startTime: 0n } };
+      return { id: idOf(view), chainID, parentID, ...none, signed: false, inner, option: true };
+    }
     const timestamp = view.readBigUInt64BE(need(8));
     const pChainHeight = view.readBigUInt64BE(need(8));
     const certificateLength = view.readUInt32BE(need(4));
@@ -110,9 +119,29 @@ async function blockIndexAt(
   } catch {
     return undefined;
   }
-  const tip = parseProposerBlock(hexBytes(answer.bytes), chainID);
-  if (!tip || idOf(tip.inner) !== tipID) return undefined;
-  return { tip, index: sourceIndex(source, `${chain}/block`, height) };
+  const parsed = parseProposerBlock(hexBytes(answer.bytes), chainID);
+  if (!parsed || idOf(parsed.inner) !== tipID) return undefined;
+  const tip = parsed.option ? await withProposal(client, parsed, height - 1) : parsed;
+  return tip && { tip, index: sourceIndex(source, `${chain}/block`, height) };
+}
+
+/** An option at index `position` with its proposal's time, P-Chain height and epoch (the container before it). */
+async function withProposal(
+  client: IndexerClient,
+  option: ProposerBlock,
+  position: number,
+): Promise<ProposerBlock | undefined> {
+  if (position < 1) return undefined;
+  let answer: Json;
+  try {
+    answer = (await client.getContainerByIndex({ index: String(position - 1), encoding: 'hex' } as never)) as never;
+  } catch {
+    return undefined;
+  }
+  const proposal = parseProposerBlock(hexBytes(answer.bytes), option.chainID);
+  if (!proposal || proposal.option || proposal.id !== option.parentID) return undefined;
+  const { timestamp, pChainHeight, epoch } = proposal;
+  return { ...option, timestamp, pChainHeight, epoch };
 }
 
 /** The keccak-256 of a coreth block's header: the first item of the block's RLP list, as encoded. */
