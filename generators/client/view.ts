@@ -12,7 +12,7 @@ import { clientConstruction, clientSetup, clientSnippet } from '../shared/snippe
 import { type ReadmeFacts, readmeFacts, tableSummary } from './readme.ts';
 import { methodComment } from './docs.ts';
 import { overloads } from './narrow.ts';
-import { WIDTH, callText, unionMember } from '../shared/lines.ts';
+import { WIDTH, callText, propertyText, unionMember } from '../shared/lines.ts';
 import { errorsTable } from './errors-table.ts';
 import { type Namespace, namespacesOf } from '../shared/namespaces.ts';
 
@@ -48,8 +48,11 @@ export interface EndpointView {
   /** The entries of `DOCUMENTED_ERRORS`: each distinct documented error once (errors-table.ts). */
   documentedErrors: string[];
   methods: MethodView[];
-  /** A namespaced document's namespaces (`client.fraud.subscribe()`), each a property; empty otherwise. */
-  namespaces: Namespace[];
+  /**
+   * A namespaced document's namespaces (`client.fraud.subscribe()`), each a property whose members are written out
+   * (`subscribe: this.fraudSubscribe.bind(this) as …,`); empty otherwise.
+   */
+  namespaces: Array<Omit<Namespace, 'members'> & { members: string[] }>;
   /**
    * The constructor's call of the runtime's: base URL, path template and variables, the releases of the methods that
    * have a range (for the runtime's `nodeVersion` check) and the keys whose values error excerpts hide (`x-sensitive`).
@@ -241,7 +244,12 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
     errorsName,
     documentedErrors: errors.documented,
     methods,
-    namespaces: namespacesOf(endpoint),
+    namespaces: namespacesOf(endpoint).map((namespace) => ({
+      ...namespace,
+      members: namespace.members.map(({ member, method }) =>
+        propertyText('    ', member, `this.${method}.bind(this) as ${className}['${method}']`),
+      ),
+    })),
     // A document without methods says nothing of its own, so OpenRPC's default, `either`, holds: an array.
     paramsByName:
       endpoint.methods.length > 0 && endpoint.methods.every((m) => m.paramStructure === 'by-name')

@@ -12,6 +12,8 @@ import {
   methodTypeNames,
   mixesNamespaces,
   namespaceNames,
+  resultIsComponent,
+  schemaTypeName,
 } from './names.ts';
 import { publishable } from './published.ts';
 import { componentName, isSchema } from './schema-walk.ts';
@@ -69,8 +71,13 @@ export function buildModel(bundles: BundledDocument[]): SpecModel {
  */
 function typeNamesOf(bundles: BundledDocument[], endpoints: EndpointModel[]): SpecModel['schemaTypeNames'] {
   const components = bundles.flatMap((bundle) => Object.keys(componentSchemasOf(bundle)));
+  // A result schema named as the method's result type is that type (resultIsComponent), so keeps its name.
   const methodTypes = endpoints.flatMap((endpoint) =>
-    endpoint.methods.flatMap((method) => [method.typeNames.params, method.typeNames.result]),
+    endpoint.methods.flatMap((method) => {
+      const result = componentName(method.result?.schema.$ref);
+      const isResult = result !== undefined && resultIsComponent(method, { [result]: schemaTypeName(result) });
+      return isResult ? [method.typeNames.params] : [method.typeNames.params, method.typeNames.result];
+    }),
   );
   const names = componentTypeNames(
     [...new Set(components)],

@@ -201,8 +201,8 @@ export function schemaTypeName(componentName: string): string {
 
 /**
  * The type name of every shared schema (`components`, in document order), decided knowing all of them: each takes
- * `schemaTypeName` of its own name, unless another schema takes that name too. Then the one written exactly as the
- * name keeps it (else the first), and each other, in document order, takes the first of `<name>2`, `<name>3`... that
+ * `schemaTypeName` of its own name, unless another schema or `taken` takes that name too. Then the one written exactly
+ * as the name keeps it (else the first; none where `taken` holds it), and each other, in document order, takes the first of `<name>2`, `<name>3`... that
  * no schema and nothing in `taken` holds, with `_` before the number after a digit (`int64` beside `Int64` is
  * `Int64_2`): so adding a schema never renames one whose name was already its own. Numbering clashing schema names is
  * what OpenAPI code generators do; this keeps the numbers in document order, so every run gives the same names.
@@ -210,7 +210,9 @@ export function schemaTypeName(componentName: string): string {
 export function componentTypeNames(components: string[], taken: ReadonlySet<string>): Map<string, string> {
   const wanted = new Map(components.map((name) => [name, schemaTypeName(name)]));
   const owners = new Map<string, string>();
-  for (const [name, typeName] of wanted) if (name === typeName || !owners.has(typeName)) owners.set(typeName, name);
+  // A name `taken` holds (a method's params type: urbit roller's `SpawnParams` beside method `spawn`) is no schema's.
+  for (const [name, typeName] of wanted)
+    if (!taken.has(typeName) && (name === typeName || !owners.has(typeName))) owners.set(typeName, name);
   const held = new Set([...taken, ...wanted.values()]);
   const names = new Map<string, string>();
   for (const [name, typeName] of wanted) {

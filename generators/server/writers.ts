@@ -128,7 +128,7 @@ class WriterCompiler {
   private add(what: string, body: string): string {
     let name = this.bodies.get(body);
     if (!name) {
-      name = this.unique(`${camel(what)}Json`);
+      name = this.unique(`${camel(lastWords(what))}Json`);
       this.bodies.set(body, name);
       this.functions.push(`function ${name}${this.syntax.signature} {\n  ${body}\n}`);
     }
@@ -196,6 +196,18 @@ class WriterCompiler {
     );
   }
 }
+
+/**
+ * The last words of a writer's hint, enough to say what it writes: a hint grows a word a level, and a deep result's
+ * whole path (Celestia's `state.QueryRedelegations` result … entries item redelegation_entry) would name a writer
+ * wider than a line; `unique` keeps the shortened names apart.
+ */
+function lastWords(what: string): string {
+  const words = what.split(' ');
+  while (words.length > 1 && camel(words.join(' ')).length > MAX_NAME) words.shift();
+  return words.join(' ');
+}
+const MAX_NAME = 72;
 
 const PRIMITIVES = new Set(['string', 'integer', 'number', 'boolean', 'null']);
 

@@ -18,6 +18,15 @@ export function callText(indent: string, head: string, args: string[], tail: str
   return `${head}(\n${args.map((arg) => `${indent}  ${arg},\n`).join('')}${indent})${tail}`;
 }
 
+/**
+ * `key: value,` at `indent`, or the value on the next line, one level deeper, where one line would pass WIDTH (a
+ * namespace member whose method names are long: Celestia's `header.GetVerifiedRangeByHeight`).
+ */
+export function propertyText(indent: string, key: string, value: string): string {
+  const line = `${key}: ${value},`;
+  return indent.length + line.length <= WIDTH ? line : `${key}:\n${indent}  ${value},`;
+}
+
 /** `key: A | B;` at `indent`, or each member on a line of its own where one line would pass WIDTH. */
 export function unionMember(indent: string, key: string, members: string[]): string {
   const line = `${key}: ${members.join(' | ')};`;

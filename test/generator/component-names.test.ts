@@ -2,7 +2,7 @@
  * Shared schemas whose names the naming rule makes one (Filecoin Forest's `Int64` and `int64`): the model names each
  * once, knowing all of them, and every artifact keeps the two apart. The fixture is test/fixtures/component-names.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,5 +76,47 @@ describe('shared schemas the naming rule would merge', () => {
     const page = read('docs/forest.html');
     expect(page).toContain('href="types.html#int64" title="">int64<');
     expect(page).toContain('href="types.html#Int64" title="">Int64<');
+  });
+});
+
+// urbit/roller-rpc-client's `src/openrpc.json` (08895b51) has method `spawn` taking a param `data` of the shared schema
+// `SpawnParams`: the method's own params type is `SpawnParams` too, which once refused the whole document.
+describe('a shared schema named like a method params type (urbit roller: spawn and SpawnParams)', () => {
+  const dir = join(temp, 'roller');
+  const document = {
+    openrpc: '1.2.6',
+    info: { title: 'Roller', version: '1.0.0' },
+    methods: [
+      {
+        name: 'spawn',
+        paramStructure: 'by-name',
+        params: [{ name: 'data', required: true, schema: { $ref: '#/components/schemas/SpawnParams' } }],
+        result: { name: 'ok', schema: { $ref: '#/components/schemas/SpawnResult' } },
+      },
+    ],
+    components: {
+      schemas: {
+        SpawnParams: { title: 'SpawnParams', type: 'object', properties: { ship: { type: 'string' } } },
+        // Named as the method's result type and its result: one thing, which keeps its name.
+        SpawnResult: { type: 'boolean' },
+      },
+    },
+  };
+  beforeAll(() => {
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'roller.json'), JSON.stringify(document));
+  });
+
+  it('numbers the schema, keeps the method its params type, and a result schema named as the result type is it', () => {
+    expect(loadModel(dir).schemaTypeNames).toEqual({ SpawnParams: 'SpawnParams2', SpawnResult: 'SpawnResult' });
+  });
+
+  it('generates a client and server that type-check under strict', async () => {
+    const target = join(temp, 'roller-out');
+    await generate({ spec: dir, out: target });
+    const types = readFileSync(join(target, 'client/src/types.ts'), 'utf8');
+    expect(types).toMatch(/export interface SpawnParams \{\n(.*\n)*? {2}data: SpawnParams2;\n/);
+    const { text } = strictDiagnostics([join(target, 'client/src/index.ts'), join(target, 'server/src/index.ts')]);
+    expect(text).toBe('');
   });
 });

@@ -102,12 +102,16 @@ describe('a client generated from a public document', () => {
   });
 
   it('names nothing of this project: package, README, error class and JSDoc', () => {
-    for (const { out } of DOCUMENTS) {
+    for (const { out, spec } of DOCUMENTS) {
+      // A word the document itself writes is its own (Mimblewimble's CoinSwap API speaks of UTXOs), not this project's.
+      const own = readFileSync(spec, 'utf8').toLowerCase();
       for (const path of files(clientOf(out))) {
         // The header and package.json name the toolkit that generated the package, as openapi-generator's do.
-        const found = readFileSync(path, 'utf8')
-          .replaceAll('avalanche-openrpc', '')
-          .match(/avalanche|\bavax|AvalancheGo|platform\.get|\butxo|9650|P-Chain|X-Chain/i);
+        const found = [
+          ...readFileSync(path, 'utf8')
+            .replaceAll('avalanche-openrpc', '')
+            .matchAll(/avalanche|\bavax|AvalancheGo|platform\.get|\butxo|9650|P-Chain|X-Chain/gi),
+        ].find(([word]) => !own.includes(word.toLowerCase()));
         expect(found?.[0], relative(temp, path)).toBeUndefined();
       }
       const index = text(out, 'src/index.ts');
