@@ -8,7 +8,7 @@ import { serverNames, validatorNames } from '../model/names.ts';
 import { namespacesOf } from '../shared/namespaces.ts';
 import type { EndpointModel, Json, MethodModel, SpecModel } from '../model/types.ts';
 import { lifecycle } from '../model/versions.ts';
-import { WIDTH, callText, stringText } from '../shared/lines.ts';
+import { WIDTH, callText, stringText, unionAfter } from '../shared/lines.ts';
 import { Code, type ShapeLiteral, endpointShapes } from './shapes.ts';
 
 export interface ServerPackageView extends PackageFacts {
@@ -44,7 +44,10 @@ export interface ServerEndpointView {
   aliasesLiteral: string;
   handlersName: string;
   createName: string;
-  /** Options the endpoint starts from: plain JSON-RPC 2.0 unless the spec opts into the Avalanche profile. */
+  /** What index.ts imports from the endpoint's module and exports, braces included; the factory's signature. */
+  indexImport: string;
+  indexExport: string;
+  createSignature: string;
   /** The options the factory passes on: its own, with the profile of a foreign document and the declared discovery's. */
   defaultOptions: string;
   /**
@@ -215,6 +218,17 @@ function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument
         '("can\'t find method").',
     ]),
     typeImports: importList([...typeNames].sort(), "import type  from './types.js';".length),
+    indexImport: importList(
+      [names.create, names.methods, `type ${names.handlers}`],
+      `import  from './${endpoint.name}.js';`.length,
+    ),
+    indexExport: importList([names.create, names.methods, `type ${names.handlers}`, names.document], 'export ;'.length),
+    createSignature: callText(
+      '',
+      `export function ${names.create}`,
+      [`handlers: Partial<${names.handlers}>`, 'options?: EndpointOptions'],
+      ': Endpoint {',
+    ).slice(0, -' {'.length),
     shapes: shapes.declarations.map(({ name, shape }) => {
       const head = `const ${name}: Shape = `;
       return `${head}${compactLiteral(shape, '', head.length)};`;
@@ -225,9 +239,9 @@ function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument
       ? {
           name: names.grouped,
           ungroup: names.ungroup,
-          keys: wrappedUnion(
+          keys: omittedKeys(
             endpoint.methods.filter((method) => method.namespace).map((method) => literal(method.shortName)),
-            `export interface ${names.grouped} extends Omit<${names.handlers}, `.length,
+            `export interface ${names.grouped} extends Omit<${names.handlers},`.length,
           ),
           namespaces: namespacesOf(endpoint),
         }
@@ -236,7 +250,8 @@ function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument
 }
 
 /**
- * `{ A, B }`, or the names one a line when `{ A, B }` and `rest` characters around it would pass WIDTH; empty for none.
+ * `{ A, B }`, or the names one a line when `{ A, B }` and `rest` characters around it would pass WIDTH; empty for none
+ * (imports and exports alike).
  */
 function importList(names: string[], rest: number): string {
   if (names.length === 0) return '';
@@ -292,8 +307,8 @@ function compactLiteral(value: Json | ShapeLiteral | Code, indent: string, colum
   return `${open.trim()}\n${entries.map((entry) => `${inner}${entry},`).join('\n')}\n${indent}${close.trim()}`;
 }
 
-/** A union of literals after a space where it fits in 120 columns from `column`, else one member a line. */
-function wrappedUnion(members: string[], column: number): string {
-  const line = members.join(' | ');
-  return column + line.length + 4 <= 120 ? ` ${line}` : `\n  | ${members.join('\n  | ')}\n`;
+/** The keys of the template's `Omit<Handlers,{{{keys}}}> {`: on its line, or one a line with `>` on its own. */
+function omittedKeys(members: string[], column: number): string {
+  const union = unionAfter(column, '', members, '> {');
+  return union.includes('\n') ? `${union}\n` : union;
 }

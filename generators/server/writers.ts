@@ -10,6 +10,7 @@ import type * as encode from '../../runtime/server/encode.ts';
 import { pascalCase, validatorNames } from '../model/names.ts';
 import { componentName } from '../model/schema-walk.ts';
 import type { JsonSchema, MethodModel } from '../model/types.ts';
+import { WIDTH } from '../shared/lines.ts';
 
 /** What each writer's code calls: the runtime's string and any-value writers (runtime/server/encode.ts). */
 export const WRITER_HELPERS = ['writeString', 'writeScalar'] as const satisfies ReadonlyArray<keyof typeof encode>;
@@ -108,7 +109,7 @@ class WriterCompiler {
       const inner = schema ? this.writer(schema, `${name} fields`) : GENERIC;
       const line = `function ${fn}${this.syntax.signature} { return ${inner}(v); }`;
       this.functions.push(
-        line.length <= 120 ? line : `function ${fn}${this.syntax.signature} {\n  return ${inner}(v);\n}`,
+        line.length <= WIDTH ? line : `function ${fn}${this.syntax.signature} {\n  return ${inner}(v);\n}`,
       );
     }
     return fn;
@@ -226,7 +227,7 @@ export function writersCode(
       const hint = names[i]!.replace(/^write/, '');
       const head = `export const ${names[i]} =`;
       const writer = `${compiler.writer(method.result?.schema, hint)};`;
-      return head.length + 1 + writer.length <= 120 ? `${head} ${writer}` : `${head}\n  ${writer}`;
+      return head.length + 1 + writer.length <= WIDTH ? `${head} ${writer}` : `${head}\n  ${writer}`;
     });
     return `${compiler.code()}\n${exports.join('\n')}`;
   };

@@ -29,9 +29,17 @@ export function propertyText(indent: string, key: string, value: string): string
 
 /** `key: A | B;` at `indent`, or each member on a line of its own where one line would pass WIDTH. */
 export function unionMember(indent: string, key: string, members: string[]): string {
-  const line = `${key}: ${members.join(' | ')};`;
-  if (indent.length + line.length <= WIDTH) return line;
-  return `${key}:\n${members.map((member) => `${indent}  | ${member}`).join('\n')};`;
+  return `${key}:${unionAfter(indent.length + key.length + 1, indent, members, ';')};`;
+}
+
+/**
+ * ` A | B` from `column`, followed by `end`, or each member on a line of its own at `indent`, one level deeper,
+ * where one line would pass WIDTH.
+ */
+export function unionAfter(column: number, indent: string, members: string[], end = ''): string {
+  const line = ` ${members.join(' | ')}`;
+  if (column + line.length + end.length <= WIDTH) return line;
+  return members.map((member) => `\n${indent}  | ${member}`).join('');
 }
 
 /**

@@ -25,6 +25,7 @@ import type { SpecModel } from '../../generators/model/types.ts';
 import { loadModel, renderArtifacts } from '../../generators/pipeline.ts';
 import { listen } from '../support/rpc.ts';
 import { strictDiagnostics } from './strict-diagnostics.ts';
+import { wideLines } from '../support/wide-lines.ts';
 
 /**
  * Public documents as published, and the field's shapes written small here (test/fixtures/field: refs into
@@ -89,18 +90,8 @@ describe('public OpenRPC documents', () => {
         );
       }
 
-      // Code within 120 columns, its header line and code a description quotes in a fence (kept as written) apart.
-      for (const file of files.filter((f) => /\.(ts|js)$/.test(f.path))) {
-        let fenced = false;
-        const wide = String(file.contents)
-          .split('\n')
-          .slice(1)
-          .filter((line) => {
-            if (/^\s*\*?\s*```/.test(line)) fenced = !fenced;
-            return !fenced && [...line].length > 120;
-          });
-        expect(wide, `${name}: ${file.path}`).toEqual([]);
-      }
+      for (const file of files.filter((f) => /\.(ts|js)$/.test(f.path)))
+        expect(wideLines(String(file.contents), { quotedCode: true }), `${name}: ${file.path}`).toEqual([]);
 
       const golden = join(name, 'types.golden.txt');
       if (UPDATE) writeFileSync(golden, names(model, files));

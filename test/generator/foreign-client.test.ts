@@ -22,6 +22,7 @@ import { basename, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RpcError } from '../../generated/client/dist/errors.js';
 import * as avalancheClient from '../../generated/client/dist/index.js';
+import { wideLines } from '../support/wide-lines.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const temp = mkdtempSync(join(tmpdir(), 'foreign-client-'));
@@ -132,15 +133,7 @@ describe('a client generated from a public document', () => {
   it('keeps every line of its code within 120 columns, headers included', () => {
     for (const { out } of DOCUMENTS)
       for (const path of files(clientOf(out)).filter((p) => /\.(ts|js)$/.test(p))) {
-        // Code a description quotes in a fence (Lotus' Go signatures) stays as written: rewrapped, it would change.
-        let fenced = false;
-        const wide = readFileSync(path, 'utf8')
-          .split('\n')
-          .filter((line) => {
-            if (/^\s*\*?\s*```/.test(line)) fenced = !fenced;
-            return !fenced && [...line].length > 120;
-          });
-        expect(wide, relative(temp, path)).toEqual([]);
+        expect(wideLines(readFileSync(path, 'utf8'), { quotedCode: true }), relative(temp, path)).toEqual([]);
       }
   });
 

@@ -10,6 +10,7 @@ import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jsonAsJavaScript, stringText } from '../../generators/shared/lines.ts';
+import { wideLines } from '../support/wide-lines.ts';
 
 const VALIDATORS = join(import.meta.dirname, '../../generated/server/src/validators');
 
@@ -96,10 +97,7 @@ describe('the code of every generated package', () => {
 
   it('has no line over 120 columns, headers, embedded documents and types included', () => {
     for (const path of files) {
-      const wide = readFileSync(path, 'utf8')
-        .split('\n')
-        .filter((line) => [...line].length > 120);
-      expect(wide, relative(GENERATED, path)).toEqual([]);
+      expect(wideLines(readFileSync(path, 'utf8')), relative(GENERATED, path)).toEqual([]);
     }
   });
 });

@@ -13,6 +13,7 @@ import { buildMockPackage } from '../../mock/package/build.ts';
 import { startMockNode as startSourceNode } from '../../mock/package/index.ts';
 import { watchOutput } from '../support/child-output.ts';
 import { callRpc } from '../support/rpc.ts';
+import { wideLines } from '../support/wide-lines.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'mock-pack-'));
 const pkg = join(temp, 'pkg');
@@ -88,10 +89,7 @@ describe('the mock package', () => {
     const own = ['index.d.ts', ...readdirSync(join(pkg, 'dist')).filter((name) => name.endsWith('.js'))];
     expect(own).toEqual(expect.arrayContaining(['index.d.ts', 'bin.js', 'index.js', 'load.js']));
     for (const name of own.map((file) => (file === 'index.d.ts' ? file : `dist/${file}`))) {
-      const wide = readFileSync(join(pkg, name), 'utf8')
-        .split('\n')
-        .filter((line) => [...line].length > 120);
-      expect(wide, name).toEqual([]);
+      expect(wideLines(readFileSync(join(pkg, name), 'utf8')), name).toEqual([]);
     }
   });
 

@@ -322,10 +322,7 @@ export const adminMethods: readonly MethodSpec[] = [
  * Handlers may be left out: a method without one answers as a node that does not have it ("can't find
  * method").
  */
-export function createAdminEndpoint(
-  handlers: Partial<AdminHandlers>,
-  options?: EndpointOptions,
-): Endpoint {
+export function createAdminEndpoint(handlers: Partial<AdminHandlers>, options?: EndpointOptions): Endpoint {
   const definition = {
     name: 'admin',
     methods: adminMethods,

@@ -117,10 +117,7 @@ export const avmStaticMethods: readonly MethodSpec[] = [
  * runs. Handlers may be left out: a method without one answers as a node that does not have it ("can't
  * find method").
  */
-export function createAvmStaticEndpoint(
-  handlers: Partial<AvmStaticHandlers>,
-  options?: EndpointOptions,
-): Endpoint {
+export function createAvmStaticEndpoint(handlers: Partial<AvmStaticHandlers>, options?: EndpointOptions): Endpoint {
   const definition = {
     name: 'avm-static',
     methods: avmStaticMethods,

@@ -180,10 +180,7 @@ export const cAvaxMethods: readonly MethodSpec[] = [
  * before a handler runs. Handlers may be left out: a method without one answers as a node that does
  * not have it ("can't find method").
  */
-export function createCAvaxEndpoint(
-  handlers: Partial<CAvaxHandlers>,
-  options?: EndpointOptions,
-): Endpoint {
+export function createCAvaxEndpoint(handlers: Partial<CAvaxHandlers>, options?: EndpointOptions): Endpoint {
   const definition = {
     name: 'c-avax',
     methods: cAvaxMethods,

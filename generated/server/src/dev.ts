@@ -771,10 +771,7 @@ export const devMethods: readonly MethodSpec[] = [
  * runs. Handlers may be left out: a method without one answers as a node that does not have it ("can't
  * find method").
  */
-export function createDevEndpoint(
-  handlers: Partial<DevHandlers>,
-  options?: EndpointOptions,
-): Endpoint {
+export function createDevEndpoint(handlers: Partial<DevHandlers>, options?: EndpointOptions): Endpoint {
   const definition = {
     name: 'dev',
     methods: devMethods,

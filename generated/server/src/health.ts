@@ -117,10 +117,7 @@ export const healthMethods: readonly MethodSpec[] = [
  * Handlers may be left out: a method without one answers as a node that does not have it ("can't find
  * method").
  */
-export function createHealthEndpoint(
-  handlers: Partial<HealthHandlers>,
-  options?: EndpointOptions,
-): Endpoint {
+export function createHealthEndpoint(handlers: Partial<HealthHandlers>, options?: EndpointOptions): Endpoint {
   const definition = {
     name: 'health',
     methods: healthMethods,

@@ -20,151 +20,43 @@ export type * from './types.js';
 export const INVALID_ARGUMENT: string = 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly ' +
   'formatted. See documentation for example calls';
 
-import {
-  createAdminEndpoint,
-  adminMethods,
-  type AdminHandlers,
-} from './admin.js';
+import { createAdminEndpoint, adminMethods, type AdminHandlers } from './admin.js';
 import { adminDocument } from './documents/admin.js';
-import {
-  createAvmStaticEndpoint,
-  avmStaticMethods,
-  type AvmStaticHandlers,
-} from './avm-static.js';
+import { createAvmStaticEndpoint, avmStaticMethods, type AvmStaticHandlers } from './avm-static.js';
 import { avmStaticDocument } from './documents/avm-static.js';
-import {
-  createCAvaxEndpoint,
-  cAvaxMethods,
-  type CAvaxHandlers,
-} from './c-avax.js';
+import { createCAvaxEndpoint, cAvaxMethods, type CAvaxHandlers } from './c-avax.js';
 import { cAvaxDocument } from './documents/c-avax.js';
-import {
-  createDevEndpoint,
-  devMethods,
-  type DevHandlers,
-} from './dev.js';
+import { createDevEndpoint, devMethods, type DevHandlers } from './dev.js';
 import { devDocument } from './documents/dev.js';
-import {
-  createHealthEndpoint,
-  healthMethods,
-  type HealthHandlers,
-} from './health.js';
+import { createHealthEndpoint, healthMethods, type HealthHandlers } from './health.js';
 import { healthDocument } from './documents/health.js';
-import {
-  createIndexerEndpoint,
-  indexerMethods,
-  type IndexerHandlers,
-} from './indexer.js';
+import { createIndexerEndpoint, indexerMethods, type IndexerHandlers } from './indexer.js';
 import { indexerDocument } from './documents/indexer.js';
-import {
-  createInfoEndpoint,
-  infoMethods,
-  type InfoHandlers,
-} from './info.js';
+import { createInfoEndpoint, infoMethods, type InfoHandlers } from './info.js';
 import { infoDocument } from './documents/info.js';
-import {
-  createKeystoreEndpoint,
-  keystoreMethods,
-  type KeystoreHandlers,
-} from './keystore.js';
+import { createKeystoreEndpoint, keystoreMethods, type KeystoreHandlers } from './keystore.js';
 import { keystoreDocument } from './documents/keystore.js';
-import {
-  createPChainEndpoint,
-  pChainMethods,
-  type PChainHandlers,
-} from './p-chain.js';
+import { createPChainEndpoint, pChainMethods, type PChainHandlers } from './p-chain.js';
 import { pChainDocument } from './documents/p-chain.js';
-import {
-  createProposervmEndpoint,
-  proposervmMethods,
-  type ProposervmHandlers,
-} from './proposervm.js';
+import { createProposervmEndpoint, proposervmMethods, type ProposervmHandlers } from './proposervm.js';
 import { proposervmDocument } from './documents/proposervm.js';
-import {
-  createXChainEndpoint,
-  xChainMethods,
-  type XChainHandlers,
-} from './x-chain.js';
+import { createXChainEndpoint, xChainMethods, type XChainHandlers } from './x-chain.js';
 import { xChainDocument } from './documents/x-chain.js';
-import {
-  createXWalletEndpoint,
-  xWalletMethods,
-  type XWalletHandlers,
-} from './x-wallet.js';
+import { createXWalletEndpoint, xWalletMethods, type XWalletHandlers } from './x-wallet.js';
 import { xWalletDocument } from './documents/x-wallet.js';
 import type { EndpointEntry } from './runtime/endpoint.js';
-export {
-  createAdminEndpoint,
-  adminMethods,
-  type AdminHandlers,
-  adminDocument,
-};
-export {
-  createAvmStaticEndpoint,
-  avmStaticMethods,
-  type AvmStaticHandlers,
-  avmStaticDocument,
-};
-export {
-  createCAvaxEndpoint,
-  cAvaxMethods,
-  type CAvaxHandlers,
-  cAvaxDocument,
-};
-export {
-  createDevEndpoint,
-  devMethods,
-  type DevHandlers,
-  devDocument,
-};
-export {
-  createHealthEndpoint,
-  healthMethods,
-  type HealthHandlers,
-  healthDocument,
-};
-export {
-  createIndexerEndpoint,
-  indexerMethods,
-  type IndexerHandlers,
-  indexerDocument,
-};
-export {
-  createInfoEndpoint,
-  infoMethods,
-  type InfoHandlers,
-  infoDocument,
-};
-export {
-  createKeystoreEndpoint,
-  keystoreMethods,
-  type KeystoreHandlers,
-  keystoreDocument,
-};
-export {
-  createPChainEndpoint,
-  pChainMethods,
-  type PChainHandlers,
-  pChainDocument,
-};
-export {
-  createProposervmEndpoint,
-  proposervmMethods,
-  type ProposervmHandlers,
-  proposervmDocument,
-};
-export {
-  createXChainEndpoint,
-  xChainMethods,
-  type XChainHandlers,
-  xChainDocument,
-};
-export {
-  createXWalletEndpoint,
-  xWalletMethods,
-  type XWalletHandlers,
-  xWalletDocument,
-};
+export { createAdminEndpoint, adminMethods, type AdminHandlers, adminDocument };
+export { createAvmStaticEndpoint, avmStaticMethods, type AvmStaticHandlers, avmStaticDocument };
+export { createCAvaxEndpoint, cAvaxMethods, type CAvaxHandlers, cAvaxDocument };
+export { createDevEndpoint, devMethods, type DevHandlers, devDocument };
+export { createHealthEndpoint, healthMethods, type HealthHandlers, healthDocument };
+export { createIndexerEndpoint, indexerMethods, type IndexerHandlers, indexerDocument };
+export { createInfoEndpoint, infoMethods, type InfoHandlers, infoDocument };
+export { createKeystoreEndpoint, keystoreMethods, type KeystoreHandlers, keystoreDocument };
+export { createPChainEndpoint, pChainMethods, type PChainHandlers, pChainDocument };
+export { createProposervmEndpoint, proposervmMethods, type ProposervmHandlers, proposervmDocument };
+export { createXChainEndpoint, xChainMethods, type XChainHandlers, xChainDocument };
+export { createXWalletEndpoint, xWalletMethods, type XWalletHandlers, xWalletDocument };
 
 /** Every endpoint of the package by name: its factory, method table, OpenRPC document, path and the node's aliases. */
 export const ENDPOINTS: {

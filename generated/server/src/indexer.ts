@@ -190,10 +190,7 @@ export const indexerMethods: readonly MethodSpec[] = [
  * handler runs. Handlers may be left out: a method without one answers as a node that does not have it
  * ("can't find method").
  */
-export function createIndexerEndpoint(
-  handlers: Partial<IndexerHandlers>,
-  options?: EndpointOptions,
-): Endpoint {
+export function createIndexerEndpoint(handlers: Partial<IndexerHandlers>, options?: EndpointOptions): Endpoint {
   const definition = {
     name: 'indexer',
     methods: indexerMethods,

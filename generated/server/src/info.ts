@@ -312,10 +312,7 @@ export const infoMethods: readonly MethodSpec[] = [
  * Handlers may be left out: a method without one answers as a node that does not have it ("can't find
  * method").
  */
-export function createInfoEndpoint(
-  handlers: Partial<InfoHandlers>,
-  options?: EndpointOptions,
-): Endpoint {
+export function createInfoEndpoint(handlers: Partial<InfoHandlers>, options?: EndpointOptions): Endpoint {
   const definition = {
     name: 'info',
     methods: infoMethods,

@@ -178,10 +178,7 @@ export const keystoreMethods: readonly MethodSpec[] = [
  * runs. Handlers may be left out: a method without one answers as a node that does not have it ("can't
  * find method").
  */
-export function createKeystoreEndpoint(
-  handlers: Partial<KeystoreHandlers>,
-  options?: EndpointOptions,
-): Endpoint {
+export function createKeystoreEndpoint(handlers: Partial<KeystoreHandlers>, options?: EndpointOptions): Endpoint {
   const definition = {
     name: 'keystore',
     methods: keystoreMethods,

@@ -791,10 +791,7 @@ export const pChainMethods: readonly MethodSpec[] = [
  * handler runs. Handlers may be left out: a method without one answers as a node that does not have it
  * ("can't find method").
  */
-export function createPChainEndpoint(
-  handlers: Partial<PChainHandlers>,
-  options?: EndpointOptions,
-): Endpoint {
+export function createPChainEndpoint(handlers: Partial<PChainHandlers>, options?: EndpointOptions): Endpoint {
   const definition = {
     name: 'p-chain',
     methods: pChainMethods,

@@ -79,10 +79,7 @@ export const proposervmMethods: readonly MethodSpec[] = [
  * validated before a handler runs. Handlers may be left out: a method without one answers as a node
  * that does not have it ("can't find method").
  */
-export function createProposervmEndpoint(
-  handlers: Partial<ProposervmHandlers>,
-  options?: EndpointOptions,
-): Endpoint {
+export function createProposervmEndpoint(handlers: Partial<ProposervmHandlers>, options?: EndpointOptions): Endpoint {
   const definition = {
     name: 'proposervm',
     methods: proposervmMethods,

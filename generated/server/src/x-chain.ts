@@ -354,10 +354,7 @@ export const xChainMethods: readonly MethodSpec[] = [
  * before a handler runs. Handlers may be left out: a method without one answers as a node that does
  * not have it ("can't find method").
  */
-export function createXChainEndpoint(
-  handlers: Partial<XChainHandlers>,
-  options?: EndpointOptions,
-): Endpoint {
+export function createXChainEndpoint(handlers: Partial<XChainHandlers>, options?: EndpointOptions): Endpoint {
   const definition = {
     name: 'x-chain',
     methods: xChainMethods,

@@ -64,10 +64,7 @@ export const xWalletMethods: readonly MethodSpec[] = [
  * validated before a handler runs. Handlers may be left out: a method without one answers as a node
  * that does not have it ("can't find method").
  */
-export function createXWalletEndpoint(
-  handlers: Partial<XWalletHandlers>,
-  options?: EndpointOptions,
-): Endpoint {
+export function createXWalletEndpoint(handlers: Partial<XWalletHandlers>, options?: EndpointOptions): Endpoint {
   const definition = {
     name: 'x-wallet',
     methods: xWalletMethods,

@@ -1241,10 +1241,7 @@ export const cChainDevMethods: readonly MethodSpec[] = [
  * validated before a handler runs. Handlers may be left out: a method without one answers as a node
  * that does not have it ("can't find method").
  */
-export function createCChainDevEndpoint(
-  handlers: Partial<CChainDevHandlers>,
-  options?: EndpointOptions,
-): Endpoint {
+export function createCChainDevEndpoint(handlers: Partial<CChainDevHandlers>, options?: EndpointOptions): Endpoint {
   const definition = {
     name: 'c-chain-dev',
     methods: cChainDevMethods,

@@ -1468,10 +1468,7 @@ export const cChainRpcMethods: readonly MethodSpec[] = [
  * Handlers may be left out: a method without one answers as a node that does not have it ("can't find
  * method").
  */
-export function createCChainRpcEndpoint(
-  handlers: Partial<CChainRpcHandlers>,
-  options?: EndpointOptions,
-): Endpoint {
+export function createCChainRpcEndpoint(handlers: Partial<CChainRpcHandlers>, options?: EndpointOptions): Endpoint {
   const definition = {
     name: 'c-chain-rpc',
     methods: cChainRpcMethods,

@@ -19,31 +19,13 @@ export type * from './types.js';
 /** The node's text for params that fail to decode (the spec's InvalidArgument error). */
 export const INVALID_ARGUMENT: string = 'Invalid params';
 
-import {
-  createCChainDevEndpoint,
-  cChainDevMethods,
-  type CChainDevHandlers,
-} from './c-chain-dev.js';
+import { createCChainDevEndpoint, cChainDevMethods, type CChainDevHandlers } from './c-chain-dev.js';
 import { cChainDevDocument } from './documents/c-chain-dev.js';
-import {
-  createCChainRpcEndpoint,
-  cChainRpcMethods,
-  type CChainRpcHandlers,
-} from './c-chain-rpc.js';
+import { createCChainRpcEndpoint, cChainRpcMethods, type CChainRpcHandlers } from './c-chain-rpc.js';
 import { cChainRpcDocument } from './documents/c-chain-rpc.js';
 import type { EndpointEntry } from './runtime/endpoint.js';
-export {
-  createCChainDevEndpoint,
-  cChainDevMethods,
-  type CChainDevHandlers,
-  cChainDevDocument,
-};
-export {
-  createCChainRpcEndpoint,
-  cChainRpcMethods,
-  type CChainRpcHandlers,
-  cChainRpcDocument,
-};
+export { createCChainDevEndpoint, cChainDevMethods, type CChainDevHandlers, cChainDevDocument };
+export { createCChainRpcEndpoint, cChainRpcMethods, type CChainRpcHandlers, cChainRpcDocument };
 
 /** Every endpoint of the package by name: its factory, method table, OpenRPC document, path and the node's aliases. */
 export const ENDPOINTS: {

@@ -1,0 +1,12 @@
+/**
+ * The lines of `text` wider than the 120 columns code keeps to (counted in characters, not bytes). With `quotedCode`,
+ * not those inside a ``` fence: code a spec's description quotes (Lotus' Go signatures) stays as written, since
+ * rewrapped it would change.
+ */
+export function wideLines(text: string, { quotedCode = false } = {}): string[] {
+  let fenced = false;
+  return text.split('\n').filter((line) => {
+    if (quotedCode && /^\s*\*?\s*```/.test(line)) fenced = !fenced;
+    return !fenced && [...line].length > 120;
+  });
+}
