@@ -10,64 +10,17 @@
  * The P-Chain's block index holds the block at height h at index h - 1 (genesis is not indexed); a source that indexed
  * from a later block (`--index-allow-incomplete`) has other positions, and the fork then reads none of its indexes.
  */
+import { RLP } from '@ethereumjs/rlp';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { IndexerClient } from '../../generated/client/dist/index.js';
-import { idFromBytes, idOf } from '../world/codec.ts';
 import type { FormattedContainer, IndexName, IndexedChain, SourceIndex } from '../world/indexer.ts';
-import type { ProposerBlock } from '../world/proposer-blocks.ts';
+import { idOf } from '../world/codec.ts';
+import { type ProposerBlock, parseProposerBlock } from '../world/proposer-blocks.ts';
 import type { World } from '../world/world.ts';
 import { hexBytes } from './convert.ts';
 import type { ForkSource } from './fetch.ts';
 
 type Json = Record<string, unknown>;
-
-const STATELESS_BLOCK = 0;
-const OPTION = 1;
-const STATELESS_GRANITE_BLOCK = 2;
-
-/** A proposervm block's fields from its bytes (block/codec.go), or undefined for bytes that are none. */
-export function parseProposerBlock(bytes: Uint8Array, chainID: string): ProposerBlock | undefined {
-  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let at = 0;
-  const need = (n: number) => {
-    if (at + n > view.length) throw new RangeError('short');
-    const start = at;
-    at += n;
-    return start;
-  };
-  try {
-    if (view.readUInt16BE(need(2)) !== 0) return undefined;
-    const type = view.readUInt32BE(need(4));
-    if (type !== STATELESS_BLOCK && type !== OPTION && type !== STATELESS_GRANITE_BLOCK) return undefined;
-    const parentID = idFromBytes(view.subarray(need(32), at));
-    if (type === OPTION) {
-      // An option (block/option.go) has no time, P-Chain height or epoch of its own: its proposal's, filled in by the
-      // caller. Its ID is the hash of all its bytes.
-      const inner = Uint8Array.from(view.subarray(need(view.readUInt32BE(need(4))), at));
-      if (at !== view.length) return undefined;
-      const none = { timestamp: 0n, pChainHeight: 0n, epoch: { pChainHeight: 0n, number: 0n, startTime: 0n } };
-      return { id: idOf(view), chainID, parentID, ...none, signed: false, inner, option: true };
-    }
-    const timestamp = view.readBigUInt64BE(need(8));
-    const pChainHeight = view.readBigUInt64BE(need(8));
-    const certificateLength = view.readUInt32BE(need(4));
-    need(certificateLength);
-    const innerLength = view.readUInt32BE(need(4));
-    const inner = Uint8Array.from(view.subarray(need(innerLength), at));
-    const epoch =
-      type === STATELESS_GRANITE_BLOCK
-        ? {
-            pChainHeight: view.readBigUInt64BE(need(8)),
-            number: view.readBigUInt64BE(need(8)),
-            startTime: view.readBigUInt64BE(need(8)),
-          }
-        : { pChainHeight: 0n, number: 0n, startTime: 0n };
-    const id = idOf(view.subarray(0, at));
-    return { id, chainID, parentID, timestamp, pChainHeight, epoch, signed: certificateLength > 0, inner };
-  } catch {
-    return undefined;
-  }
-}
 
 /** The source's index `name` with its first `count` containers (those up to the fork point) served to the fork. */
 function sourceIndex(source: ForkSource, name: IndexName, count: number): SourceIndex {
@@ -144,22 +97,17 @@ async function withProposal(
   return { ...option, timestamp, pChainHeight, epoch };
 }
 
-/** The keccak-256 of a coreth block's header: the first item of the block's RLP list, as encoded. */
+/** The keccak-256 of a coreth block's header: the first item of the block's RLP list, encoded again as it was. */
 function headerHash(block: Uint8Array): string | undefined {
-  const listLength = (at: number): [number, number] | undefined => {
-    const b = block[at];
-    if (b === undefined || b < 0xc0) return undefined;
-    if (b <= 0xf7) return [at + 1, b - 0xc0];
-    const size = b - 0xf7;
-    let length = 0;
-    for (let i = 1; i <= size; i++) length = length * 256 + (block[at + i] ?? 0);
-    return [at + 1 + size, length];
-  };
-  const outer = listLength(0);
-  if (!outer) return undefined;
-  const header = listLength(outer[0]);
-  if (!header || header[0] + header[1] > block.length) return undefined;
-  return `0x${Buffer.from(keccak_256(block.subarray(outer[0], header[0] + header[1]))).toString('hex')}`;
+  let items: unknown;
+  try {
+    items = RLP.decode(block);
+  } catch {
+    return undefined;
+  }
+  const header = Array.isArray(items) ? items[0] : undefined;
+  if (!Array.isArray(header)) return undefined;
+  return `0x${Buffer.from(keccak_256(RLP.encode(header))).toString('hex')}`;
 }
 
 /**

@@ -14,7 +14,7 @@
 import { X509Certificate, createPrivateKey, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { idBytes, idFromBytes, sha256, u32, u64 } from './codec.ts';
+import { idBytes, idFromBytes, idOf, sha256, u32, u64 } from './codec.ts';
 
 export interface Epoch {
   pChainHeight: bigint;
@@ -99,6 +99,50 @@ function optionParts(parentID: string, inner: Uint8Array): Uint8Array[] {
   const head = Buffer.alloc(6);
   head.writeUInt32BE(OPTION, 2);
   return [head, idBytes(parentID), u32(inner.length), inner];
+}
+
+/** A proposervm block's fields from its bytes (a source's index: ../fork/indexes.ts), or undefined for bytes that are none. */
+export function parseProposerBlock(bytes: Uint8Array, chainID: string): ProposerBlock | undefined {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = 0;
+  const need = (n: number) => {
+    if (at + n > view.length) throw new RangeError('short');
+    const start = at;
+    at += n;
+    return start;
+  };
+  try {
+    if (view.readUInt16BE(need(2)) !== 0) return undefined;
+    const type = view.readUInt32BE(need(4));
+    if (type !== STATELESS_BLOCK && type !== OPTION && type !== STATELESS_GRANITE_BLOCK) return undefined;
+    const parentID = idFromBytes(view.subarray(need(32), at));
+    if (type === OPTION) {
+      // An option (block/option.go) has no time, P-Chain height or epoch of its own: its proposal's, filled in by the
+      // caller. Its ID is the hash of all its bytes.
+      const inner = Uint8Array.from(view.subarray(need(view.readUInt32BE(need(4))), at));
+      if (at !== view.length) return undefined;
+      const none = { timestamp: 0n, pChainHeight: 0n, epoch: NO_EPOCH };
+      return { id: idOf(view), chainID, parentID, ...none, signed: false, inner, option: true };
+    }
+    const timestamp = view.readBigUInt64BE(need(8));
+    const pChainHeight = view.readBigUInt64BE(need(8));
+    const certificateLength = view.readUInt32BE(need(4));
+    need(certificateLength);
+    const innerLength = view.readUInt32BE(need(4));
+    const inner = Uint8Array.from(view.subarray(need(innerLength), at));
+    const epoch =
+      type === STATELESS_GRANITE_BLOCK
+        ? {
+            pChainHeight: view.readBigUInt64BE(need(8)),
+            number: view.readBigUInt64BE(need(8)),
+            startTime: view.readBigUInt64BE(need(8)),
+          }
+        : NO_EPOCH;
+    const id = idOf(view.subarray(0, at));
+    return { id, chainID, parentID, timestamp, pChainHeight, epoch, signed: certificateLength > 0, inner };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether this world's node can sign its blocks (./node-identity.ts: on `local` it is local node 1). */

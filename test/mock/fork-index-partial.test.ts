@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IndexerClient } from '../../generated/client/dist/index.js';
 import { cb58Encode } from '../../generators/formats.ts';
 import { hexBytes } from '../../mock/fork/convert.ts';
-import { parseProposerBlock } from '../../mock/fork/indexes.ts';
+import { parseProposerBlock } from '../../mock/world/proposer-blocks.ts';
 import { type ForkedDevControls, type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
 
 const cacheDir = mkdtempSync(join(tmpdir(), 'fork-index-partial-'));

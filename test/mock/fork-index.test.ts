@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IndexerClient, PChainClient, ProposervmClient } from '../../generated/client/dist/index.js';
-import { parseProposerBlock } from '../../mock/fork/indexes.ts';
+import { parseProposerBlock } from '../../mock/world/proposer-blocks.ts';
 import { type ForkedDevControls, type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
 import { hexBytes } from '../../mock/fork/convert.ts';
 
