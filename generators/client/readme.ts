@@ -21,6 +21,8 @@ export interface ReadmeFacts {
   paramsSent: string;
   /** A call that tells the method's documented errors apart, or undefined when no method documents one. */
   errorsExample: string | undefined;
+  /** Error names the package once gave and gives no more (`x-renamed-errors`), by client class. */
+  renamedErrors: Array<{ client: string; from: string; to: string }>;
 }
 
 export function readmeFacts(model: SpecModel, endpoint: EndpointModel | undefined): ReadmeFacts {
@@ -40,6 +42,9 @@ export function readmeFacts(model: SpecModel, endpoint: EndpointModel | undefine
           : 'params by name, as an object, for a method the spec takes by name,\nand as an array in their declared ' +
             'order for the others (`{}` or `[]` when there are none).',
     errorsExample: endpoint && errorsExample(model, endpoint),
+    renamedErrors: model.endpoints.flatMap((e) =>
+      e.renamedErrors.map((renamed) => ({ client: clientClassName(e.typeName), ...renamed })),
+    ),
   };
 }
 

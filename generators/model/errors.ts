@@ -27,9 +27,9 @@ const VARIABLE_PARTS: Array<[RegExp, string]> = [
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
-/** The message as a regular expression whose variable parts match any value of their kind. */
-export function messagePattern(message: string): RegExp {
-  let source = '';
+/** The message cut into its literal text and its variable parts (each as the pattern that matches any value). */
+function pieces(message: string): Array<{ literal: string } | { variable: string }> {
+  const out: Array<{ literal: string } | { variable: string }> = [];
   let i = 0;
   let literal = '';
   while (i < message.length) {
@@ -42,7 +42,7 @@ export function messagePattern(message: string): RegExp {
         })
       : undefined;
     if (part) {
-      source += escapeRegExp(literal) + part[1];
+      out.push({ literal }, { variable: part[1] });
       literal = '';
       i = part[0].lastIndex;
     } else {
@@ -50,36 +50,70 @@ export function messagePattern(message: string): RegExp {
       i += 1;
     }
   }
-  return new RegExp(`^${source}${escapeRegExp(literal)}$`);
+  out.push({ literal });
+  return out;
 }
 
-const MAX_WORDS = 8;
+/** The message as a regular expression whose variable parts match any value of their kind. */
+export function messagePattern(message: string): RegExp {
+  const source = pieces(message)
+    .map((piece) => ('literal' in piece ? escapeRegExp(piece.literal) : piece.variable))
+    .join('');
+  return new RegExp(`^${source}$`);
+}
+
+/**
+ * A name never ends on a word that only leads into what follows it ("higher than 2^256-1" once the number is left
+ * out): such a word is left out too.
+ */
+const LEAD_IN = /^(?:a|an|and|at|be|but|by|due|for|from|in|into|is|of|on|or|than|the|to|with)$/i;
+
+/** Where a message's first sentence ends: a full stop, `;`, or ` / ` between alternatives ("too low / below ..."). */
+const SENTENCE_END = /[.;!?](?:\s|$)|\s\/\s/;
+
+/**
+ * A bound for a prose message (a foreign spec's): its name stops after this many words. Every name the project's spec
+ * makes from a message stays under it (test/generator/error-names.test.ts); a longer message gets an `x-error-name`.
+ */
+export const MAX_WORDS = 12;
+
+/** The words a message's name is made of: its first sentence, without the variable parts ("L1" keeps its digit). */
+export function nameWords(message: string): string[] {
+  // Apostrophes inside words first, so "couldn't" stays one word and does not open a quoted variable part.
+  const sentence = message.replace(/(\w)'(\w)/g, '$1$2').split(SENTENCE_END)[0]!;
+  return pieces(sentence)
+    .map((piece) => ('literal' in piece ? piece.literal : ' '))
+    .join('')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
+}
 
 /**
  * The error's name where the spec gives none in `x-error-name`: the key of `components.errors` it is a `$ref` to
- * (`KeystoreUserAlreadyExists`), or, for an error written in place, its message's first words without the variable
- * parts, in PascalCase (`couldn't unpack codec version` is `CouldntUnpackCodecVersion`).
+ * (`KeystoreUserAlreadyExists`), or, for an error written in place, every word of its message's first sentence
+ * without the variable parts, in PascalCase (`couldn't get block at height 5: not found` is
+ * `CouldntGetBlockAtHeightNotFound`): the last words are often what tells two errors apart ("less than block base
+ * fee"), so none is cut below MAX_WORDS.
  */
 export function errorName(ref: string | undefined, message: string): string {
   const key = ref?.match(/\/errors\/([A-Za-z_$][\w$]*)$/)?.[1];
   if (key) return key;
-  // Apostrophes inside words first, so "couldn't" stays one word and does not open a quoted variable part.
-  let text = message.replace(/(\w)'(\w)/g, '$1$2');
-  for (const [re] of VARIABLE_PARTS) text = text.replace(new RegExp(re.source, 'g'), ' ');
-  const words = text
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .slice(0, MAX_WORDS);
+  const words = nameWords(message).slice(0, MAX_WORDS);
+  while (words.length > 1 && LEAD_IN.test(words.at(-1)!)) words.pop();
   const name = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
   return /^[A-Za-z]/.test(name) ? name : `Error${name}`;
 }
 
-/** Names unique within one method: a second error of the same name gets `2`, and so on. */
+/**
+ * Names unique within one method, whatever their case (`ExecutionReverted` from "execution reverted" and "Execution
+ * reverted"): a second error of the same name gets `2`, and so on.
+ */
 export function uniqueNames(errors: Array<Omit<ErrorModel, 'name'> & { name: string }>): ErrorModel[] {
   const seen = new Map<string, number>();
   return errors.map((error) => {
-    const count = (seen.get(error.name) ?? 0) + 1;
-    seen.set(error.name, count);
+    const key = error.name.toLowerCase();
+    const count = (seen.get(key) ?? 0) + 1;
+    seen.set(key, count);
     return count === 1 ? error : { ...error, name: `${error.name}${count}` };
   });
 }

@@ -1,7 +1,7 @@
 /**
  * The document the model hands on for publishing only (the openrpc artifact, `rpc.discover`, the docs' download):
- * the bundle as authored, without the toolkit's `x-error-name` on errors, which plain OpenRPC tools do not know
- * (the loader admits it where the OpenRPC meta-schema admits no extension). Every fact in it is a field of the model:
+ * the bundle as authored, without the toolkit's error names: `x-error-name` on errors, which plain OpenRPC tools do not
+ * know (the loader admits it where the OpenRPC meta-schema admits no extension), and `x-renamed-errors`. Every fact in it is a field of the model:
  * past the model, code reads those fields, and only generators/shared/published.ts reads this document.
  */
 import type { JsonSchema } from './types.ts';
@@ -15,5 +15,6 @@ export function publishable(document: JsonSchema): JsonSchema {
     ...methods.flatMap((method) => (method.errors ?? []) as JsonSchema[]),
   ];
   for (const error of errors) delete error['x-error-name'];
+  delete copy['x-renamed-errors'];
   return copy;
 }

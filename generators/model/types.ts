@@ -70,6 +70,11 @@ export interface EndpointModel {
   defaultOrigin: string;
   methods: MethodModel[];
   /**
+   * `x-renamed-errors`: names the generated code once gave an error of this endpoint, each with the name it gives now,
+   * so the client's README can list them; empty when none was renamed.
+   */
+  renamedErrors: Array<{ from: string; to: string }>;
+  /**
    * The document to publish (model/published.ts): read only by generators/shared/published.ts, since every fact in it
    * is a field of this model (the layering test keeps it so).
    */

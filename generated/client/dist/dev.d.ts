@@ -80,9 +80,9 @@ export type DevClientErrors = {
   setConnection: 'InvalidArgument' | 'UptimeOutOfRange';
   addSubnet: 'InvalidArgument' | 'AddressesMustListOneOrMore';
   setSubnetOwner: 'InvalidArgument' | 'SubnetNotFound';
-  convertSubnet: 'InvalidArgument' | 'SubnetIsAlreadyAnL';
-  addL1Validator: 'InvalidArgument' | 'LValidatorContainsDuplicateSubnetIDNodeIDPair';
-  setL1ValidatorBalance: 'InvalidArgument' | 'LValidatorNotFound';
+  convertSubnet: 'InvalidArgument' | 'SubnetIsAlreadyAnL1';
+  addL1Validator: 'InvalidArgument' | 'L1ValidatorContainsDuplicateSubnetIDNodeIDPair';
+  setL1ValidatorBalance: 'InvalidArgument' | 'L1ValidatorNotFound';
   setCode: 'InvalidArgument' | 'SetCodeWithoutCChain';
   setStorageAt: 'InvalidArgument' | 'SetStorageAtWithoutCChain';
   setNonce: 'InvalidArgument' | 'SetNonceWithoutCChain';

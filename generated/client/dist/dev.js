@@ -31,9 +31,9 @@ const DOCUMENTED_ERRORS = {
   UptimeOutOfRange: [-32e3, /^uptime must be a percentage, \d+ to \d+$/],
   AddressesMustListOneOrMore: [-32e3, /^addresses must list one or more$/],
   SubnetNotFound: [-32e3, /^subnet [1-9A-HJ-NP-Za-km-z]+ not found$/],
-  SubnetIsAlreadyAnL: [-32e3, /^subnet [1-9A-HJ-NP-Za-km-z]+ is already an L1$/],
-  LValidatorContainsDuplicateSubnetIDNodeIDPair: [-32e3, /^L1 validator contains duplicate subnetID \+ nodeID pair$/],
-  LValidatorNotFound: [-32e3, /^L1 validator [1-9A-HJ-NP-Za-km-z]+ not found$/],
+  SubnetIsAlreadyAnL1: [-32e3, /^subnet [1-9A-HJ-NP-Za-km-z]+ is already an L1$/],
+  L1ValidatorContainsDuplicateSubnetIDNodeIDPair: [-32e3, /^L1 validator contains duplicate subnetID \+ nodeID pair$/],
+  L1ValidatorNotFound: [-32e3, /^L1 validator [1-9A-HJ-NP-Za-km-z]+ not found$/],
   SetCodeWithoutCChain: [-32e3, /^the node serves no C-Chain: dev\.setCode edits C-Chain accounts$/],
   SetStorageAtWithoutCChain: [-32e3, /^the node serves no C-Chain: dev\.setStorageAt edits C-Chain accounts$/],
   SetNonceWithoutCChain: [-32e3, /^the node serves no C-Chain: dev\.setNonce edits C-Chain accounts$/],
@@ -108,15 +108,15 @@ const ERRORS = {
   },
   convertSubnet: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    SubnetIsAlreadyAnL: DOCUMENTED_ERRORS.SubnetIsAlreadyAnL,
+    SubnetIsAlreadyAnL1: DOCUMENTED_ERRORS.SubnetIsAlreadyAnL1,
   },
   addL1Validator: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    LValidatorContainsDuplicateSubnetIDNodeIDPair: DOCUMENTED_ERRORS.LValidatorContainsDuplicateSubnetIDNodeIDPair,
+    L1ValidatorContainsDuplicateSubnetIDNodeIDPair: DOCUMENTED_ERRORS.L1ValidatorContainsDuplicateSubnetIDNodeIDPair,
   },
   setL1ValidatorBalance: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    LValidatorNotFound: DOCUMENTED_ERRORS.LValidatorNotFound,
+    L1ValidatorNotFound: DOCUMENTED_ERRORS.L1ValidatorNotFound,
   },
   setCode: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,

@@ -36,7 +36,7 @@ export type IndexerClientErrors = {
   getContainerRange:
     | 'InvalidArgument'
     | 'NumToFetchOutOfRange'
-    | 'StartIndexLastAcceptedIndex'
+    | 'StartIndexAfterLastAccepted'
     | 'IndexNoneAccepted'
     | 'IndexUnsupportedEncoding';
   getIndex: 'InvalidArgument' | 'IndexNotFound';

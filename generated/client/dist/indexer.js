@@ -13,7 +13,7 @@ const DOCUMENTED_ERRORS = {
   IndexUnsupportedEncoding: [-32e3, /^unsupported encoding in method$/],
   NoContainerAtIndex: [-32e3, /^no container at index \d+$/],
   NumToFetchOutOfRange: [-32e3, /^numToFetch must be in \[\d+,\d+\] but is \d+$/],
-  StartIndexLastAcceptedIndex: [-32e3, /^start index \(\d+\) > last accepted index \(\d+\)$/],
+  StartIndexAfterLastAccepted: [-32e3, /^start index \(\d+\) > last accepted index \(\d+\)$/],
   IndexNotFound: [-32e3, /^not found$/],
 };
 /** The errors each method may answer, by the names `failed(error, method, name)` takes. */
@@ -31,7 +31,7 @@ const ERRORS = {
   getContainerRange: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     NumToFetchOutOfRange: DOCUMENTED_ERRORS.NumToFetchOutOfRange,
-    StartIndexLastAcceptedIndex: DOCUMENTED_ERRORS.StartIndexLastAcceptedIndex,
+    StartIndexAfterLastAccepted: DOCUMENTED_ERRORS.StartIndexAfterLastAccepted,
     IndexNoneAccepted: DOCUMENTED_ERRORS.IndexNoneAccepted,
     IndexUnsupportedEncoding: DOCUMENTED_ERRORS.IndexUnsupportedEncoding,
   },

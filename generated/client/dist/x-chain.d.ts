@@ -40,7 +40,7 @@ export interface XChainClientOptions extends ClientOptions {
 export type XChainClientErrors = {
   getAddressTxs:
     | 'InvalidArgument'
-    | 'PageSizeMaximumAllowed'
+    | 'PageSizeTooLarge'
     | 'AddressWrongHRP'
     | 'AddressBadChecksum'
     | 'AddressMissingSeparator'

@@ -9,7 +9,7 @@ const DOCUMENTED_ERRORS = {
         'for example calls$',
     ),
   ],
-  PageSizeMaximumAllowed: [-32e3, /^pageSize > maximum allowed \(\d+\)$/],
+  PageSizeTooLarge: [-32e3, /^pageSize > maximum allowed \(\d+\)$/],
   AddressWrongHRP: [
     -32e3,
     new RegExp(
@@ -117,7 +117,7 @@ const DOCUMENTED_ERRORS = {
 const ERRORS = {
   getAddressTxs: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    PageSizeMaximumAllowed: DOCUMENTED_ERRORS.PageSizeMaximumAllowed,
+    PageSizeTooLarge: DOCUMENTED_ERRORS.PageSizeTooLarge,
     AddressWrongHRP: DOCUMENTED_ERRORS.AddressWrongHRP,
     AddressBadChecksum: DOCUMENTED_ERRORS.AddressBadChecksum,
     AddressMissingSeparator: DOCUMENTED_ERRORS.AddressMissingSeparator,

@@ -82,9 +82,9 @@ export type DevClientErrors = {
   setConnection: 'InvalidArgument' | 'UptimeOutOfRange';
   addSubnet: 'InvalidArgument' | 'AddressesMustListOneOrMore';
   setSubnetOwner: 'InvalidArgument' | 'SubnetNotFound';
-  convertSubnet: 'InvalidArgument' | 'SubnetIsAlreadyAnL';
-  addL1Validator: 'InvalidArgument' | 'LValidatorContainsDuplicateSubnetIDNodeIDPair';
-  setL1ValidatorBalance: 'InvalidArgument' | 'LValidatorNotFound';
+  convertSubnet: 'InvalidArgument' | 'SubnetIsAlreadyAnL1';
+  addL1Validator: 'InvalidArgument' | 'L1ValidatorContainsDuplicateSubnetIDNodeIDPair';
+  setL1ValidatorBalance: 'InvalidArgument' | 'L1ValidatorNotFound';
   setCode: 'InvalidArgument' | 'SetCodeWithoutCChain';
   setStorageAt: 'InvalidArgument' | 'SetStorageAtWithoutCChain';
   setNonce: 'InvalidArgument' | 'SetNonceWithoutCChain';
@@ -121,9 +121,9 @@ const DOCUMENTED_ERRORS = {
   UptimeOutOfRange: [-32000, /^uptime must be a percentage, \d+ to \d+$/],
   AddressesMustListOneOrMore: [-32000, /^addresses must list one or more$/],
   SubnetNotFound: [-32000, /^subnet [1-9A-HJ-NP-Za-km-z]+ not found$/],
-  SubnetIsAlreadyAnL: [-32000, /^subnet [1-9A-HJ-NP-Za-km-z]+ is already an L1$/],
-  LValidatorContainsDuplicateSubnetIDNodeIDPair: [-32000, /^L1 validator contains duplicate subnetID \+ nodeID pair$/],
-  LValidatorNotFound: [-32000, /^L1 validator [1-9A-HJ-NP-Za-km-z]+ not found$/],
+  SubnetIsAlreadyAnL1: [-32000, /^subnet [1-9A-HJ-NP-Za-km-z]+ is already an L1$/],
+  L1ValidatorContainsDuplicateSubnetIDNodeIDPair: [-32000, /^L1 validator contains duplicate subnetID \+ nodeID pair$/],
+  L1ValidatorNotFound: [-32000, /^L1 validator [1-9A-HJ-NP-Za-km-z]+ not found$/],
   SetCodeWithoutCChain: [-32000, /^the node serves no C-Chain: dev\.setCode edits C-Chain accounts$/],
   SetStorageAtWithoutCChain: [-32000, /^the node serves no C-Chain: dev\.setStorageAt edits C-Chain accounts$/],
   SetNonceWithoutCChain: [-32000, /^the node serves no C-Chain: dev\.setNonce edits C-Chain accounts$/],
@@ -199,15 +199,15 @@ const ERRORS = {
   },
   convertSubnet: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    SubnetIsAlreadyAnL: DOCUMENTED_ERRORS.SubnetIsAlreadyAnL,
+    SubnetIsAlreadyAnL1: DOCUMENTED_ERRORS.SubnetIsAlreadyAnL1,
   },
   addL1Validator: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    LValidatorContainsDuplicateSubnetIDNodeIDPair: DOCUMENTED_ERRORS.LValidatorContainsDuplicateSubnetIDNodeIDPair,
+    L1ValidatorContainsDuplicateSubnetIDNodeIDPair: DOCUMENTED_ERRORS.L1ValidatorContainsDuplicateSubnetIDNodeIDPair,
   },
   setL1ValidatorBalance: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    LValidatorNotFound: DOCUMENTED_ERRORS.LValidatorNotFound,
+    L1ValidatorNotFound: DOCUMENTED_ERRORS.L1ValidatorNotFound,
   },
   setCode: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,

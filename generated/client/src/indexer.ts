@@ -38,7 +38,7 @@ export type IndexerClientErrors = {
   getContainerRange:
     | 'InvalidArgument'
     | 'NumToFetchOutOfRange'
-    | 'StartIndexLastAcceptedIndex'
+    | 'StartIndexAfterLastAccepted'
     | 'IndexNoneAccepted'
     | 'IndexUnsupportedEncoding';
   getIndex: 'InvalidArgument' | 'IndexNotFound';
@@ -59,7 +59,7 @@ const DOCUMENTED_ERRORS = {
   IndexUnsupportedEncoding: [-32000, /^unsupported encoding in method$/],
   NoContainerAtIndex: [-32000, /^no container at index \d+$/],
   NumToFetchOutOfRange: [-32000, /^numToFetch must be in \[\d+,\d+\] but is \d+$/],
-  StartIndexLastAcceptedIndex: [-32000, /^start index \(\d+\) > last accepted index \(\d+\)$/],
+  StartIndexAfterLastAccepted: [-32000, /^start index \(\d+\) > last accepted index \(\d+\)$/],
   IndexNotFound: [-32000, /^not found$/],
 } as const;
 
@@ -78,7 +78,7 @@ const ERRORS = {
   getContainerRange: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     NumToFetchOutOfRange: DOCUMENTED_ERRORS.NumToFetchOutOfRange,
-    StartIndexLastAcceptedIndex: DOCUMENTED_ERRORS.StartIndexLastAcceptedIndex,
+    StartIndexAfterLastAccepted: DOCUMENTED_ERRORS.StartIndexAfterLastAccepted,
     IndexNoneAccepted: DOCUMENTED_ERRORS.IndexNoneAccepted,
     IndexUnsupportedEncoding: DOCUMENTED_ERRORS.IndexUnsupportedEncoding,
   },

@@ -42,7 +42,7 @@ export interface XChainClientOptions extends ClientOptions {
 export type XChainClientErrors = {
   getAddressTxs:
     | 'InvalidArgument'
-    | 'PageSizeMaximumAllowed'
+    | 'PageSizeTooLarge'
     | 'AddressWrongHRP'
     | 'AddressBadChecksum'
     | 'AddressMissingSeparator'
@@ -103,7 +103,7 @@ const DOCUMENTED_ERRORS = {
       'for example calls$',
     ),
   ],
-  PageSizeMaximumAllowed: [-32000, /^pageSize > maximum allowed \(\d+\)$/],
+  PageSizeTooLarge: [-32000, /^pageSize > maximum allowed \(\d+\)$/],
   AddressWrongHRP: [
     -32000,
     new RegExp(
@@ -212,7 +212,7 @@ const DOCUMENTED_ERRORS = {
 const ERRORS = {
   getAddressTxs: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    PageSizeMaximumAllowed: DOCUMENTED_ERRORS.PageSizeMaximumAllowed,
+    PageSizeTooLarge: DOCUMENTED_ERRORS.PageSizeTooLarge,
     AddressWrongHRP: DOCUMENTED_ERRORS.AddressWrongHRP,
     AddressBadChecksum: DOCUMENTED_ERRORS.AddressBadChecksum,
     AddressMissingSeparator: DOCUMENTED_ERRORS.AddressMissingSeparator,

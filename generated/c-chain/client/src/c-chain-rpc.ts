@@ -145,15 +145,15 @@ export type CChainRpcClientErrors = {
     | 'MethodNotSupported'
     | 'LimitExceeded'
     | 'JSONRPCVersionNotSupported'
-    | 'IntrinsicGasTooLowIntrinsicGasExceedsGas'
+    | 'IntrinsicGasTooLow'
     | 'TransactionRanOutOfGas'
-    | 'GasPriceTooLowGasPriceBelowConfigured'
+    | 'GasPriceTooLow'
     | 'TxGasLimitExceedsMaxBlockGasLimit'
-    | 'MaxPriorityFeePerGasHigherThanMax'
-    | 'GasUintOverflow'
-    | 'MaxFeePerGasLessThanBlockBase'
-    | 'MaxPriorityFeePerGasHigherThan'
-    | 'MaxFeePerGasHigherThan'
+    | 'MaxPriorityFeePerGasHigherThanMaxFeePerGas'
+    | 'GasUint64Overflow'
+    | 'MaxFeePerGasLessThanBlockBaseFee'
+    | 'MaxPriorityFeePerGasHigher'
+    | 'MaxFeePerGasHigher'
     | 'InsufficientFundsForGasPriceValue'
     | 'NonceTooLow'
     | 'NonceTooHigh'
@@ -174,15 +174,15 @@ export type CChainRpcClientErrors = {
     | 'MethodNotSupported'
     | 'LimitExceeded'
     | 'JSONRPCVersionNotSupported'
-    | 'IntrinsicGasTooLowIntrinsicGasExceedsGas'
+    | 'IntrinsicGasTooLow'
     | 'TransactionRanOutOfGas'
-    | 'GasPriceTooLowGasPriceBelowConfigured'
+    | 'GasPriceTooLow'
     | 'TxGasLimitExceedsMaxBlockGasLimit'
-    | 'MaxPriorityFeePerGasHigherThanMax'
-    | 'GasUintOverflow'
-    | 'MaxFeePerGasLessThanBlockBase'
-    | 'MaxPriorityFeePerGasHigherThan'
-    | 'MaxFeePerGasHigherThan'
+    | 'MaxPriorityFeePerGasHigherThanMaxFeePerGas'
+    | 'GasUint64Overflow'
+    | 'MaxFeePerGasLessThanBlockBaseFee'
+    | 'MaxPriorityFeePerGasHigher'
+    | 'MaxFeePerGasHigher'
     | 'InsufficientFundsForGasPriceValue'
     | 'NonceTooLow'
     | 'NonceTooHigh'
@@ -247,15 +247,15 @@ const DOCUMENTED_ERRORS = {
   MethodNotSupported: [-32004, /^Method not supported$/],
   LimitExceeded: [-32005, /^Limit exceeded$/],
   JSONRPCVersionNotSupported: [-32006, /^JSON-RPC version not supported$/],
-  IntrinsicGasTooLowIntrinsicGasExceedsGas: [800, /^Intrinsic gas too low \/ Intrinsic gas exceeds gas limit$/],
+  IntrinsicGasTooLow: [800, /^Intrinsic gas too low \/ Intrinsic gas exceeds gas limit$/],
   TransactionRanOutOfGas: [801, /^Transaction ran out of gas$/],
-  GasPriceTooLowGasPriceBelowConfigured: [802, /^Gas price too low \/ Gas price below configured minimum$/],
+  GasPriceTooLow: [802, /^Gas price too low \/ Gas price below configured minimum$/],
   TxGasLimitExceedsMaxBlockGasLimit: [803, /^Tx gas limit exceeds max block gas limit$/],
-  MaxPriorityFeePerGasHigherThanMax: [804, /^Max priority fee per gas higher than max fee per gas$/],
-  GasUintOverflow: [805, /^Gas uint64 overflow$/],
-  MaxFeePerGasLessThanBlockBase: [806, /^Max fee per gas less than block base fee$/],
-  MaxPriorityFeePerGasHigherThan: [807, /^Max priority fee per gas higher than \d+\^\d+-\d+$/],
-  MaxFeePerGasHigherThan: [808, /^Max fee per gas higher than \d+\^\d+-\d+$/],
+  MaxPriorityFeePerGasHigherThanMaxFeePerGas: [804, /^Max priority fee per gas higher than max fee per gas$/],
+  GasUint64Overflow: [805, /^Gas uint64 overflow$/],
+  MaxFeePerGasLessThanBlockBaseFee: [806, /^Max fee per gas less than block base fee$/],
+  MaxPriorityFeePerGasHigher: [807, /^Max priority fee per gas higher than \d+\^\d+-\d+$/],
+  MaxFeePerGasHigher: [808, /^Max fee per gas higher than \d+\^\d+-\d+$/],
   InsufficientFundsForGasPriceValue: [809, /^Insufficient funds for gas \* price \+ value$/],
   NonceTooLow: [1, /^Nonce too low$/],
   NonceTooHigh: [2, /^Nonce too high$/],
@@ -318,15 +318,15 @@ const ERRORS = {
     MethodNotSupported: DOCUMENTED_ERRORS.MethodNotSupported,
     LimitExceeded: DOCUMENTED_ERRORS.LimitExceeded,
     JSONRPCVersionNotSupported: DOCUMENTED_ERRORS.JSONRPCVersionNotSupported,
-    IntrinsicGasTooLowIntrinsicGasExceedsGas: DOCUMENTED_ERRORS.IntrinsicGasTooLowIntrinsicGasExceedsGas,
+    IntrinsicGasTooLow: DOCUMENTED_ERRORS.IntrinsicGasTooLow,
     TransactionRanOutOfGas: DOCUMENTED_ERRORS.TransactionRanOutOfGas,
-    GasPriceTooLowGasPriceBelowConfigured: DOCUMENTED_ERRORS.GasPriceTooLowGasPriceBelowConfigured,
+    GasPriceTooLow: DOCUMENTED_ERRORS.GasPriceTooLow,
     TxGasLimitExceedsMaxBlockGasLimit: DOCUMENTED_ERRORS.TxGasLimitExceedsMaxBlockGasLimit,
-    MaxPriorityFeePerGasHigherThanMax: DOCUMENTED_ERRORS.MaxPriorityFeePerGasHigherThanMax,
-    GasUintOverflow: DOCUMENTED_ERRORS.GasUintOverflow,
-    MaxFeePerGasLessThanBlockBase: DOCUMENTED_ERRORS.MaxFeePerGasLessThanBlockBase,
-    MaxPriorityFeePerGasHigherThan: DOCUMENTED_ERRORS.MaxPriorityFeePerGasHigherThan,
-    MaxFeePerGasHigherThan: DOCUMENTED_ERRORS.MaxFeePerGasHigherThan,
+    MaxPriorityFeePerGasHigherThanMaxFeePerGas: DOCUMENTED_ERRORS.MaxPriorityFeePerGasHigherThanMaxFeePerGas,
+    GasUint64Overflow: DOCUMENTED_ERRORS.GasUint64Overflow,
+    MaxFeePerGasLessThanBlockBaseFee: DOCUMENTED_ERRORS.MaxFeePerGasLessThanBlockBaseFee,
+    MaxPriorityFeePerGasHigher: DOCUMENTED_ERRORS.MaxPriorityFeePerGasHigher,
+    MaxFeePerGasHigher: DOCUMENTED_ERRORS.MaxFeePerGasHigher,
     InsufficientFundsForGasPriceValue: DOCUMENTED_ERRORS.InsufficientFundsForGasPriceValue,
     NonceTooLow: DOCUMENTED_ERRORS.NonceTooLow,
     NonceTooHigh: DOCUMENTED_ERRORS.NonceTooHigh,
@@ -348,15 +348,15 @@ const ERRORS = {
     MethodNotSupported: DOCUMENTED_ERRORS.MethodNotSupported,
     LimitExceeded: DOCUMENTED_ERRORS.LimitExceeded,
     JSONRPCVersionNotSupported: DOCUMENTED_ERRORS.JSONRPCVersionNotSupported,
-    IntrinsicGasTooLowIntrinsicGasExceedsGas: DOCUMENTED_ERRORS.IntrinsicGasTooLowIntrinsicGasExceedsGas,
+    IntrinsicGasTooLow: DOCUMENTED_ERRORS.IntrinsicGasTooLow,
     TransactionRanOutOfGas: DOCUMENTED_ERRORS.TransactionRanOutOfGas,
-    GasPriceTooLowGasPriceBelowConfigured: DOCUMENTED_ERRORS.GasPriceTooLowGasPriceBelowConfigured,
+    GasPriceTooLow: DOCUMENTED_ERRORS.GasPriceTooLow,
     TxGasLimitExceedsMaxBlockGasLimit: DOCUMENTED_ERRORS.TxGasLimitExceedsMaxBlockGasLimit,
-    MaxPriorityFeePerGasHigherThanMax: DOCUMENTED_ERRORS.MaxPriorityFeePerGasHigherThanMax,
-    GasUintOverflow: DOCUMENTED_ERRORS.GasUintOverflow,
-    MaxFeePerGasLessThanBlockBase: DOCUMENTED_ERRORS.MaxFeePerGasLessThanBlockBase,
-    MaxPriorityFeePerGasHigherThan: DOCUMENTED_ERRORS.MaxPriorityFeePerGasHigherThan,
-    MaxFeePerGasHigherThan: DOCUMENTED_ERRORS.MaxFeePerGasHigherThan,
+    MaxPriorityFeePerGasHigherThanMaxFeePerGas: DOCUMENTED_ERRORS.MaxPriorityFeePerGasHigherThanMaxFeePerGas,
+    GasUint64Overflow: DOCUMENTED_ERRORS.GasUint64Overflow,
+    MaxFeePerGasLessThanBlockBaseFee: DOCUMENTED_ERRORS.MaxFeePerGasLessThanBlockBaseFee,
+    MaxPriorityFeePerGasHigher: DOCUMENTED_ERRORS.MaxPriorityFeePerGasHigher,
+    MaxFeePerGasHigher: DOCUMENTED_ERRORS.MaxFeePerGasHigher,
     InsufficientFundsForGasPriceValue: DOCUMENTED_ERRORS.InsufficientFundsForGasPriceValue,
     NonceTooLow: DOCUMENTED_ERRORS.NonceTooLow,
     NonceTooHigh: DOCUMENTED_ERRORS.NonceTooHigh,
