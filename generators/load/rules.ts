@@ -88,9 +88,14 @@ export function checkRules(
   if (
     renamed !== undefined &&
     (!isObject(renamed) ||
-      Object.entries(renamed).some(([from, to]) => !ERROR_NAME.test(from) || typeof to !== 'string' || !ERROR_NAME.test(to)))
+      Object.entries(renamed).some(
+        ([from, to]) => !ERROR_NAME.test(from) || typeof to !== 'string' || !ERROR_NAME.test(to),
+      ))
   )
-    report('/x-renamed-errors', 'x-renamed-errors must map each earlier error name to its name now, both in PascalCase');
+    report(
+      '/x-renamed-errors',
+      'x-renamed-errors must map each earlier error name to its name now, both in PascalCase',
+    );
 
   const methods = Array.isArray(document.methods) ? document.methods : [];
   methods.forEach((method, m) => {

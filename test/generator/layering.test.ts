@@ -112,6 +112,7 @@ const EXTENSIONS = [
   'x-side-effects',
   'x-pagination',
   'x-result-history',
+  'x-renamed-errors',
   'x-replacement',
   'x-sensitive',
   'x-zero-when-absent',

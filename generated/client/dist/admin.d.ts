@@ -27,12 +27,8 @@ export interface AdminClientOptions extends ClientOptions {}
 export type AdminClientErrors = {
   alias: 'InvalidArgument' | 'AdminAliasTooLong' | 'RouteAlreadyTaken';
   aliasChain: 'InvalidArgument' | 'AdminAliasTooLong' | 'ThereIsNoIDWithAlias' | 'AliasAlreadyUsed';
-  dbGet: 'InvalidArgument' | 'MissingPrefixToHexEncoding' | 'HexOddLength' | 'HexInvalidByte';
-  getChainAliases:
-    | 'InvalidArgument'
-    | 'InvalidInputChecksum'
-    | 'InputStringIsSmallerThanTheChecksumSize'
-    | 'ChainIDEmpty';
+  dbGet: 'InvalidArgument' | 'HexMissingPrefix' | 'HexOddLength' | 'HexInvalidByte';
+  getChainAliases: 'InvalidArgument' | 'ChainIDBadChecksum' | 'ChainIDTooShort' | 'ChainIDEmpty';
   getConfig: 'InvalidArgument';
   getLoggerLevel: 'InvalidArgument' | 'AdminLoggerNotFound';
   loadVMs: 'InvalidArgument';

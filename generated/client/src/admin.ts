@@ -29,12 +29,8 @@ export interface AdminClientOptions extends ClientOptions {}
 export type AdminClientErrors = {
   alias: 'InvalidArgument' | 'AdminAliasTooLong' | 'RouteAlreadyTaken';
   aliasChain: 'InvalidArgument' | 'AdminAliasTooLong' | 'ThereIsNoIDWithAlias' | 'AliasAlreadyUsed';
-  dbGet: 'InvalidArgument' | 'MissingPrefixToHexEncoding' | 'HexOddLength' | 'HexInvalidByte';
-  getChainAliases:
-    | 'InvalidArgument'
-    | 'InvalidInputChecksum'
-    | 'InputStringIsSmallerThanTheChecksumSize'
-    | 'ChainIDEmpty';
+  dbGet: 'InvalidArgument' | 'HexMissingPrefix' | 'HexOddLength' | 'HexInvalidByte';
+  getChainAliases: 'InvalidArgument' | 'ChainIDBadChecksum' | 'ChainIDTooShort' | 'ChainIDEmpty';
   getConfig: 'InvalidArgument';
   getLoggerLevel: 'InvalidArgument' | 'AdminLoggerNotFound';
   loadVMs: 'InvalidArgument';
@@ -59,11 +55,11 @@ const DOCUMENTED_ERRORS = {
   RouteAlreadyTaken: [-32000, /^route is either already aliased or already maps to a handle: \/ext\/\S*$/],
   ThereIsNoIDWithAlias: [-32000, /^there is no ID with alias: .*$/],
   AliasAlreadyUsed: [-32000, /^alias already mapped to an ID: \S*$/],
-  MissingPrefixToHexEncoding: [-32000, /^missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
+  HexMissingPrefix: [-32000, /^missing 0x[0-9a-fA-F]* prefix to hex encoding$/],
   HexOddLength: [-32000, /^encoding\/hex: odd length hex string$/],
   HexInvalidByte: [-32000, /^encoding\/hex: invalid byte: U\+\d+ '[^']*'$/],
-  InvalidInputChecksum: [-32000, /^invalid input checksum$/],
-  InputStringIsSmallerThanTheChecksumSize: [-32000, /^input string is smaller than the checksum size$/],
+  ChainIDBadChecksum: [-32000, /^invalid input checksum$/],
+  ChainIDTooShort: [-32000, /^input string is smaller than the checksum size$/],
   ChainIDEmpty: [-32000, /^base58 decoding error: zero length string$/],
   AdminLoggerNotFound: [-32000, /^logger with name "[^"]*" not found$/],
   NeedToSpecifyEitherDisplayLevelOrLogLevel: [-32000, /^need to specify either displayLevel or logLevel$/],
@@ -86,14 +82,14 @@ const ERRORS = {
   },
   dbGet: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    MissingPrefixToHexEncoding: DOCUMENTED_ERRORS.MissingPrefixToHexEncoding,
+    HexMissingPrefix: DOCUMENTED_ERRORS.HexMissingPrefix,
     HexOddLength: DOCUMENTED_ERRORS.HexOddLength,
     HexInvalidByte: DOCUMENTED_ERRORS.HexInvalidByte,
   },
   getChainAliases: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
-    InvalidInputChecksum: DOCUMENTED_ERRORS.InvalidInputChecksum,
-    InputStringIsSmallerThanTheChecksumSize: DOCUMENTED_ERRORS.InputStringIsSmallerThanTheChecksumSize,
+    ChainIDBadChecksum: DOCUMENTED_ERRORS.ChainIDBadChecksum,
+    ChainIDTooShort: DOCUMENTED_ERRORS.ChainIDTooShort,
     ChainIDEmpty: DOCUMENTED_ERRORS.ChainIDEmpty,
   },
   getConfig: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument },
