@@ -122,10 +122,10 @@ function buildEndpoint(bundle: BundledDocument, schemas: Record<string, JsonSche
     ...endpointServer((doc.servers as Obj[] | undefined)?.[0]),
     aliases: Array.isArray(doc['x-aliases']) ? (doc['x-aliases'] as unknown[]).map(str) : [],
     methods,
-    renamedErrors: Object.entries((doc['x-renamed-errors'] ?? {}) as Record<string, string>).map(([from, to]) => ({
-      from,
-      to,
-    })),
+    // Sorted, so the README does not follow the author's key order.
+    renamedErrors: Object.entries((doc['x-renamed-errors'] ?? {}) as Record<string, string>)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([from, to]) => ({ from, to })),
     license: str((info.license as Obj | undefined)?.name),
     mockOnly: doc['x-mock-only'] === true,
     invalidArgument: str(invalidArgument),
