@@ -2,8 +2,7 @@
  * One Ajv for every endpoint of a process (runtime/server/ajv.ts): each document under its own $id, so that two
  * documents' components of one name stay apart; and compileSteps, the params validators a server compiles while idle.
  */
-import { Ajv } from 'ajv';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compileSteps, methodValidators } from '../../runtime/server/ajv.ts';
 
 /** A document whose method `m` takes a `#/components/schemas/Id`, and whose Id is `id`. */
@@ -36,29 +35,6 @@ describe('the Ajv the endpoints share', () => {
     expect([check('aa'), check('ab')]).toEqual([true, false]);
     expect(compileSteps(document, [])).toEqual([]);
     expect(compileSteps({})).toEqual([]);
-  });
-
-  it("leaves a document's compilations to the server that took its steps, not to its first call", async () => {
-    const twoMethods = (id: object, [a, b]: string[]) => {
-      const document = { components: { schemas: { Id: id } } };
-      const params = { $ref: '#/components/schemas/Id' };
-      const schemas = { [a!]: { params, result: {} }, [b!]: { params, result: {} } };
-      return { document, validator: methodValidators(document, { schemas, components: {} }) };
-    };
-    /** The compilations of methods `names`, the first called once, in the timer turns after its call. */
-    const compiledAfter = async (id: object, names: string[], server: boolean) => {
-      const { document, validator } = twoMethods(id, names);
-      if (server) compileSteps(document);
-      validator(names[0]!, 'params')('x');
-      const getSchema = vi.spyOn(Ajv.prototype, 'getSchema');
-      // The first call's background compilations, a timer each (runtime/server/ajv.ts inTurn), have had their turns.
-      for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setTimeout(resolve, 0));
-      const refs = getSchema.mock.calls.map(([ref]) => String(ref).replace(/^.*#\/methods\//, ''));
-      getSchema.mockRestore();
-      return refs.filter((ref) => names.some((name) => ref.startsWith(`${name}/`)));
-    };
-    expect(await compiledAfter({ type: 'string' }, ['a', 'b'], false)).toEqual(['a/params', 'b/params']);
-    expect(await compiledAfter({ type: 'integer' }, ['c', 'd'], true)).toEqual([]);
   });
 
   it('leaves a method whose schema does not compile to its own first call to report', () => {

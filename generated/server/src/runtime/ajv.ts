@@ -104,9 +104,6 @@ const pointerToken = (text: string) => encodeURIComponent(text.replace(/~/g, '~0
 /** The params validators of each document's methods, compiled one a step: see compileSteps. */
 const stepsOf = new WeakMap<object, (methods?: readonly string[]) => Array<() => void>>();
 
-/** The documents whose compilations a server schedules itself (compileSteps): their first calls start none. */
-const scheduled = new WeakSet<object>();
-
 /**
  * The validators of an endpoint's methods: `validator(method, 'params')` is the method's params validator, compiled
  * with its siblings' shared schemas on its first call.
@@ -143,7 +140,7 @@ export function methodValidators(
         quick = compiled(quickAjv(), ref);
         if (!called) {
           called = true;
-          if (!scheduled.has(document)) inTurn(steps());
+          inTurn(steps());
         }
       }
       let valid: boolean;
@@ -175,15 +172,10 @@ export function methodValidators(
 /**
  * The params validators of `document`'s methods (every one when `methods` is left out), one step each, for a server
  * to take while it has nothing to do (the mock: mock/when-idle.ts): their first calls then find them compiled, and
- * the process's first call an Ajv made. A document no endpoint was made from has none. The server's schedule is then
- * the only one: an endpoint's first call no longer compiles its siblings a turn at a time (inTurn), which ran whether
- * or not a request was in flight, so that a call back to back from the start waited for another method's compilation.
+ * the process's first call an Ajv made. A document no endpoint was made from has none.
  */
 export function compileSteps(document: object, methods?: readonly string[]): Array<() => void> {
-  const steps = stepsOf.get(document);
-  if (!steps) return [];
-  scheduled.add(document);
-  return steps(methods);
+  return stepsOf.get(document)?.(methods) ?? [];
 }
 
 /**

@@ -37,8 +37,6 @@ export declare function methodValidators(
 /**
  * The params validators of `document`'s methods (every one when `methods` is left out), one step each, for a server
  * to take while it has nothing to do (the mock: mock/when-idle.ts): their first calls then find them compiled, and
- * the process's first call an Ajv made. A document no endpoint was made from has none. The server's schedule is then
- * the only one: an endpoint's first call no longer compiles its siblings a turn at a time (inTurn), which ran whether
- * or not a request was in flight, so that a call back to back from the start waited for another method's compilation.
+ * the process's first call an Ajv made. A document no endpoint was made from has none.
  */
 export declare function compileSteps(document: object, methods?: readonly string[]): Array<() => void>;
