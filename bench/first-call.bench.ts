@@ -3,17 +3,19 @@
  * ajv on its first call (runtime/server/ajv.ts), so a method's first call pays for it once, unless the endpoint's
  * earlier first call had its siblings compiled in the background meanwhile (one per turn of the event loop), or the
  * node's slices had (mock/when-idle.ts: from its listening, between requests, a millisecond a turn: the validators,
- * the funded keys' addresses, the C-Chain's modules one at a time). Measured in fresh processes, four ways: (1) the
- * mock over HTTP, each method's first example sent twice, back to back, the first call's time less the second's (the
- * background work runs between the calls, and its CPU time falls into whichever call's window it hits: so the
- * slowest single call, first or second, is shown too); (2) the same with 20 ms between methods, as a person or a
- * test suite calls, so the background work is done by the next method's first call; (3) the server package's
- * validators alone (`methodValidators`), each method's params checked once in a synchronous loop, as the first call
- * checks them with nothing compiled before: what a method's compilation costs; (4) is (1) after the node idled from
- * its start until its idle steps were all taken (`preloaded`; the time that took is printed), before its first call,
- * as a person or a test suite starting a node does: what the node makes or loads when idle (the slices, and the
- * loads no slice can cut: avalanchejs, EDR's library and the engine a first C-Chain call would make, libsecp256k1)
- * is then ready for the first call of each method. The very first call of the process also warms V8's code of the
+ * the funded keys' addresses, the C-Chain's modules one at a time). Measured in fresh processes, five ways: (1) the
+ * mock over HTTP as `npm run mock` starts it (the CLI's start, ../mock/cli-run.ts, which takes the loads no slice can
+ * cut before it listens), each method's first example sent twice, back to back, the first call's time less the
+ * second's (the background work runs between the calls, and its CPU time falls into whichever call's window it hits:
+ * so the slowest single call, first or second, is shown too): the target's measure; (1b) the same, the node started
+ * by `startMockNode` (a test suite's, which leaves those loads to its idle steps, so back to back they fall on the
+ * first calls that need them); (2) (1b) with 20 ms between methods, as a person or a test suite calls; (3) the
+ * server package's validators alone (`methodValidators`), each method's params checked once in a synchronous loop, as
+ * the first call checks them with nothing compiled before: what a method's compilation costs; (4) is (1b) after the
+ * node idled from its start until its idle steps were all taken (`preloaded`; the time that took is printed), before
+ * its first call, as a test suite whose set-up awaits `preloaded` does: what the node makes or loads when idle (the
+ * slices, and the loads no slice can cut: avalanchejs, EDR's library and the engine a first C-Chain call would make,
+ * libsecp256k1) is then ready for the first call of each method. The very first call of the process also warms V8's code of the
  * request path (and, unless idle before, makes the shared Ajv); it is shown apart (the bench's own HTTP client is
  * warmed first, on a bare server, so that its first request is not counted as the node's).
  */
@@ -33,12 +35,15 @@ type Times = Record<string, { ms: number; cpuMs: number }>;
 /**
  * The main thread's CPU time in ms: what a caller waits for on an idle host, where the wall time on a shared one is
  * mostly the neighbours'. V8's helper threads (concurrent compilation, GC) are left out; they delay no answer on an idle
- * host. On Linux, the scheduler's own count of the thread's time on a CPU (/proc/thread-self/schedstat, in ns):
- * `threadCpuUsage` (getrusage) counts in ticks, 4 ms on this host, coarser than the 5 ms target it checks. Elsewhere
- * `threadCpuUsage`, or the whole process's before Node 22.19, which lacks it.
+ * host. On Linux, the scheduler's own count of the thread's time on a CPU (/proc/thread-self/schedstat, in ns), brought
+ * up to date first: for a thread still running, the kernel adds its time since the last tick or switch only when asked
+ * for the process's usage (getrusage, `process.cpuUsage`), so read alone it lagged by up to a tick (4 ms on this host:
+ * figures of exactly 4.0 or -4.0 ms, coarser than the 5 ms target); `threadCpuUsage` (getrusage of the thread) lags
+ * alike. Elsewhere `threadCpuUsage`, or the whole process's before Node 22.19, which lacks it.
  */
 function threadCpuMs(): number {
   try {
+    process.cpuUsage();
     return Number(readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ', 1)[0]) / 1e6;
   } catch {
     const { user, system } = process.threadCpuUsage ? process.threadCpuUsage() : process.cpuUsage();
@@ -59,14 +64,17 @@ const paramsOf = (example: Example | undefined) =>
   Object.fromEntries((example?.params ?? []).map((p) => [p.name, p.value]));
 
 /**
- * Runs in a child: the mock on a free port, each method's example sent twice, `pauseMs` before each method and, when
+ * Runs in a child: the mock on a free port, started as `npm run mock` starts it (`cli`: ../mock/cli-run.ts, quiet) or
+ * as a test suite does (`startMockNode`); each method's example sent twice, `pauseMs` before each method and, when
  * `idle`, its idle steps all taken before the first; prints the first call's extra ms (and how long the steps took).
  */
-async function overHttp(pauseMs: number, idle = false): Promise<void> {
-  const { startMockNode } = await import('../mock/node.ts');
+async function overHttp(start: 'cli' | 'api', pauseMs: number, idle = false): Promise<void> {
   const { ENDPOINTS } = await import('../generated/server/dist/index.js');
   await warmClient();
-  const node = await startMockNode({ port: 0, indexEnabled: true });
+  const node =
+    start === 'cli'
+      ? await import('../mock/cli-run.ts').then(({ runCli }) => runCli(['--port', '0', '--index-enabled', '--quiet']))
+      : await import('../mock/node.ts').then(({ startMockNode }) => startMockNode({ port: 0, indexEnabled: true }));
   const pathOf = new Map<string, string>();
   for (const [path, name] of node.routes) if (!pathOf.has(name)) pathOf.set(name, path);
   const times: Times = {};
@@ -191,12 +199,17 @@ export default async function bench(): Promise<void> {
   // `npm run bench -- first-call idle` runs the mode the target is checked in alone.
   const only = process.argv[3];
   if (only !== 'idle') {
-    report('first call over HTTP, back to back, less the second call', runs('http'), true);
-    report('first call over HTTP, 20 ms between methods, less the second call', runs('http-spaced'));
+    report(
+      "first call over HTTP, npm run mock's node, back to back from start-up, less the second call",
+      runs('http'),
+      true,
+    );
+    report('first call over HTTP, startMockNode, back to back from start-up, less the second call', runs('http-api'));
+    report('first call over HTTP, startMockNode, 20 ms between methods, less the second call', runs('http-spaced'));
     report('first params check, server package alone', runs('validators'));
   }
   report(
-    'first call over HTTP, back to back after idling from start-up until its idle steps were taken, less the second',
+    'first call over HTTP, startMockNode, back to back after idling from start-up until its idle steps were taken, less the second',
     runs('http-idle'),
     true,
   );
@@ -205,9 +218,10 @@ export default async function bench(): Promise<void> {
 if (process.argv[2] === '--child' && realpathSync(process.argv[1]!) === realpathSync(import.meta.filename)) {
   const mode = process.argv[3];
   const modes: Record<string, () => Promise<void>> = {
-    http: () => overHttp(0),
-    'http-spaced': () => overHttp(20),
-    'http-idle': () => overHttp(0, true),
+    http: () => overHttp('cli', 0),
+    'http-api': () => overHttp('api', 0),
+    'http-spaced': () => overHttp('api', 20),
+    'http-idle': () => overHttp('api', 0, true),
   };
   await (modes[mode!] ?? validatorsOnly)();
 }

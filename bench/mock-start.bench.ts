@@ -5,7 +5,8 @@
  * generate's, generators/cli-mock-caches.ts), the one a user meets first; the first after `npm ci` alone; with no cache
  * of any kind (V8's code, the stripped sources, the spec model: generators/compile-cache.js, mock/model-cache.ts), a
  * state no user reaches through the npm scripts but the measure of what the caches save; warm, with the caches a
- * previous start left. CPU time is every Node process of the launch.
+ * previous start left. CPU time is every Node process of the launch. The start includes what the CLI loads before it
+ * listens so that no first call waits for it (mock/lazy-cchain.ts START_UP_LOADS: avalanchejs, EDR, libsecp256k1).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

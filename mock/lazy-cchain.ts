@@ -21,19 +21,29 @@ export interface CChainParts {
 }
 
 /**
+ * The loads that no slice can cut, each one piece of the main thread's work that a first tx or C-Chain call would
+ * otherwise wait for, and once per process: avalanchejs' bundle (every chain's codec; ~17 ms of CPU to evaluate,
+ * noble-curves' set-up), EDR's native library (~3.5 ms), libsecp256k1 (a first signature check; its context's tables,
+ * ~7 ms). The CLI takes them before it listens, as anvil and Hardhat's node start their EVM before they listen
+ * (./cli-run.ts); `startMockNode`, whose start a test suite waits for, leaves them to the node's idle steps.
+ */
+export const START_UP_LOADS: ReadonlyArray<() => unknown> = [
+  () => import('./shared/avalanche.ts').then(({ avalanche }) => avalanche()),
+  () => import('./shared/edr.ts').then(({ edr }) => edr()),
+  () => import('./world/signers.ts').then(({ loadSecp256k1 }) => loadSecp256k1()),
+];
+
+/**
  * What a first C-Chain call or atomic tx (and a first X or P tx, which share avalanchejs and libsecp256k1) would
- * load while its caller waits, one step each: modules, EDR's native library and context, libsecp256k1 and its
- * tables. Nothing is built, so the chain, its engine and the dev controls' marks are as they were.
+ * load while its caller waits, one step each: START_UP_LOADS, the modules, EDR's context. Nothing is built, so the
+ * chain, its engine and the dev controls' marks are as they were.
  */
 export const C_CHAIN_MODULES: ReadonlyArray<() => unknown> = [
-  // First: every chain's first tx needs it, and it is the longest wait of a first atomic tx (~70 ms to evaluate).
-  () => import('./shared/avalanche.ts').then(({ avalanche }) => avalanche()),
+  ...START_UP_LOADS,
   () => import('./cchain/avax.ts'),
   () => import('./cchain/avax.ts').then(({ loadTxModules }) => loadTxModules()),
   () => import('./cchain/evm.ts'),
   () => import('./cchain/evm.ts').then(({ loadEngine }) => loadEngine()),
-  // A first signature check loads libsecp256k1, which builds its context's tables (~25 ms).
-  () => import('./world/signers.ts').then(({ loadSecp256k1 }) => loadSecp256k1()),
   () => Promise.all([import('./cchain/rpc.ts'), import('./cchain/dev.ts')]),
 ];
 
@@ -94,9 +104,9 @@ export class LazyCChain {
 
   /**
    * The steps a node takes while idle (../when-idle.ts). Slices: the modules of C_CHAIN_MODULES, one at a time.
-   * Loads: C_CHAIN_MODULES (avalanchejs, EDR, libsecp256k1: each one piece of work; the modules then cost a lookup),
-   * then the chain's engine made ahead of its first call (./cchain/evm.ts `prepare`), which builds nothing the node
-   * shows.
+   * Loads: C_CHAIN_MODULES (avalanchejs, EDR, libsecp256k1: each one piece of work, or a lookup once the CLI took it
+   * at start-up; the modules then cost a lookup), then the chain's engine made ahead of its first call
+   * (./cchain/evm.ts `prepare`), which builds nothing the node shows.
    */
   idleSteps(): { slices: Array<() => unknown>; loads: Array<() => unknown> } {
     return {
