@@ -27,7 +27,7 @@ export interface Run {
  * Runs node with `args`, reporting wall time and the child's peak resident memory (from a preload that prints it at
  * exit).
  */
-export function timeNode(args: string[], work: string, timeoutMs?: number): Run {
+export function timeNode(args: string[], work: string, timeoutMs?: number, env?: NodeJS.ProcessEnv): Run {
   const preload = join(work, 'max-rss.mjs');
   writeFileSync(
     preload,
@@ -40,6 +40,7 @@ export function timeNode(args: string[], work: string, timeoutMs?: number): Run 
     cwd: ROOT,
     encoding: 'utf8',
     ...(timeoutMs ? { timeout: timeoutMs } : {}),
+    ...(env ? { env } : {}),
   });
   const ms = performance.now() - start;
   if (child.status !== 0) {
@@ -56,6 +57,9 @@ function ours(work: string, round: number, ...only: string[]): Run {
   return timeNode(
     [join(ROOT, 'generators/bin.js'), '--out', join(work, `ours-${round}-${only.join('-')}`), ...only],
     work,
+    undefined,
+    // A compile cache of the bench's own: node_modules may be shared with other checkouts, whose runs read its cache.
+    { ...process.env, NODE_COMPILE_CACHE: join(work, 'node-compile') },
   );
 }
 
@@ -113,7 +117,6 @@ export default async function generateBench(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'generate-bench-'));
   try {
     // Node's compile cache (generators/compile-cache.js) is empty after installing: that first run is timed once.
-    rmSync(join(ROOT, 'node_modules/.cache/node-compile'), { recursive: true, force: true });
     const cold = ours(work, -1);
     const mine: Run[] = [];
     const theirs: Run[] = [];

@@ -25,12 +25,12 @@ export function script(
 }
 
 /**
- * Every cache a run could find: the toolkit's own and Node's compile cache, pointed at a fresh folder. Each Node
+ * Every cache a run could find: the toolkit's own and Node's compile cache, pointed at a fresh folder (never emptied
+ * in place: node_modules may be shared with other checkouts, whose runs read it meanwhile). Each Node
  * process of a run (two under tsx, before issue 25) adds its CPU time to `cpu-<round>` as it exits: on a loaded host
  * the CPU time is the steadier figure.
  */
 export function freshEnv(work: string, round: number | string): NodeJS.ProcessEnv {
-  rmSync(join(ROOT, 'node_modules/.cache'), { recursive: true, force: true });
   const preload = join(work, 'cpu.mjs');
   writeFileSync(
     preload,
