@@ -24,6 +24,7 @@ import { ask, collectOwners, collectSubnets, fromSource, refusedBySource, source
 import { EMPTY_ID } from '../world/networks.ts';
 import type { IndexName, IndexedChain, SourceIndex } from '../world/indexer.ts';
 import { cBlockIndexAt } from './indexes.ts';
+import { cParentAt } from './proposer.ts';
 import type { ProposerBlock } from '../world/proposer-blocks.ts';
 
 type Params = Record<string, unknown>;
@@ -94,7 +95,7 @@ export class Fork {
         if (found) {
           this.indexes['C/block'] = found.index;
           this.proposerTips.C = found.tip;
-        }
+        } else if (height > 0n) this.proposerTips.C = await cParentAt(this.source, this.world, height);
         return height;
       });
       this.cTip.catch(() => {
