@@ -14,6 +14,7 @@ import { cb58Decode } from '../../generators/formats.ts';
 import { hexBytes } from '../../mock/fork/convert.ts';
 import { type ForkedDevControls, type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
 import { ethCall } from '../../mock/package/evm-transfer.ts';
+import { proxy } from '../support/rpc.ts';
 import { type ProposerBlock, parseProposerBlock } from '../../mock/world/proposer-blocks.ts';
 
 const cacheDir = mkdtempSync(join(tmpdir(), 'fork-index-off-'));
@@ -135,5 +136,50 @@ describe('a fork of a source that does not index', () => {
     const block = await firstBlock(below, 'P', () => below.wallet(0).createSubnet());
     expect(block.parentID).toBe(id);
     expect(block.epoch).toEqual({ number: 1n, startTime: BigInt(time), pChainHeight: BigInt(belowHeight) });
+  });
+
+  /** A fork (index on) through a proxy that answers the proposervm API with `answer` (HTTP status and body). */
+  const throughProxy = async (answer: (id: unknown) => { status: number; text: string }) => {
+    const front = await proxy(source.url, (body) => {
+      const { method, id } = JSON.parse(body.toString('utf8')) as { method: string; id: unknown };
+      return method.startsWith('proposervm.') ? { contentType: 'application/json', ...answer(id) } : undefined;
+    });
+    try {
+      return await startMockNode({ accounts: 1, indexEnabled: true, fork: { url: front.url, cacheDir: false } }).then(
+        async (node) => {
+          const block = await firstBlock(node, 'P', () => node.wallet(0).createSubnet());
+          await node.close();
+          return block;
+        },
+        (error: Error) => error.message,
+      );
+    } finally {
+      await front.close();
+    }
+  };
+
+  it('forks a source without the proposervm API (before v1.14.0: 404), the first block then without its epoch', async () => {
+    const block = await throughProxy(() => ({ status: 404, text: '404 page not found' }));
+    const tip = source.world.tip('P');
+    expect(block).toMatchObject({ parentID: tip.id, signed: true });
+    expect((block as ProposerBlock).epoch).toEqual({
+      number: 1n,
+      startTime: tip.timestamp,
+      pChainHeight: BigInt(tip.height),
+    });
+  });
+
+  it('refuses a proposervm answer it cannot read, naming the call', async () => {
+    const garbage = (id: unknown) => ({
+      status: 200,
+      text: JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        result: { number: '-1', startTime: '0', pChainHeight: '0', height: 'x' },
+      }),
+    });
+    expect(await throughProxy(garbage)).toBe(
+      'the fork source answered proposervm.getCurrentEpoch and getProposedHeight of P that the mock cannot read: "-1" is no uint64',
+    );
   });
 });
