@@ -1,20 +1,25 @@
 /**
  * What the fork's first block of a chain builds on where the source does not index that chain (./indexes.ts reads the
- * source's proposervm block where it does). A node serves its proposervm blocks through its indexes only: the chain
- * APIs serve the inner blocks (`platform.getBlock`, `avm.getBlock`, `eth_getBlockByNumber`), and the proposervm API
- * (vms/proposervm/service.go) answers only the P-Chain height and the epoch of the block it would build next on its
- * preferred block. So the parent here is the source's inner tip, by the ID its chain API finds it by, carrying what the
- * source's proposervm says of its child:
+ * source's proposervm block where it does). In v1.14.2 no other public API serves a proposervm block: the chain APIs
+ * serve the inner blocks (platformvm/service.go:1933 GetBlock reads manager.GetStatelessBlock; avm/service.go:54;
+ * coreth's eth_getBlockBy*), and the proposervm API, which a P- or C-Chain serves at `/proposervm` whether or not the
+ * node indexes (proposervm/vm.go:254 CreateHandlers; chains/manager.go:1439 registers the proposervm-wrapped VM),
+ * answers only the P-Chain height and epoch of the block it would build now on its preferred block
+ * (proposervm/service.go:82 GetProposedHeight, :133 getCurrentEpoch). Only `admin.dbGet` (api/admin/service.go:395,
+ * the admin API, off by default and on public nodes) reads the node's database, where proposervm keeps its last
+ * accepted block; it is not used. So the parent here is the source's inner tip, by the ID its chain API finds it by,
+ * carrying what the source's proposervm says of its child:
  *
- * - its epoch: acp181.NewEpoch gives a child the parent's epoch, or one that starts at the parent's time with the
- *   parent's P-Chain height; never one that depends on the child's time once Granite is active. So a parent holding
- *   the answered epoch, and a time inside it, gives every child the source's answer;
+ * - its epoch: acp181.NewEpoch (acp181/epoch.go:16) gives a child the parent's epoch, or one that starts at the
+ *   parent's time with the parent's P-Chain height; never one that depends on the child's time once Granite is
+ *   active. So a parent holding the answered epoch, and a time inside it, gives every child the source's answer;
  * - its P-Chain height: at most the answered proposed height (selectChildPChainHeight is at least the parent's).
  *
  * What no public API tells, and the fork so cannot know: the parent's proposervm block ID (the fork names the inner
- * block's instead, which `getBlock` finds), its time and P-Chain height (bounded as above), and for the X-Chain, whose
- * routes come from the avm (a node answers 404 at `/ext/bc/X/proposervm`), its epoch: the fork's first X block then
- * starts the first epoch, as on a chain whose blocks had none.
+ * block's instead, which `getBlock` finds), its time and P-Chain height (bounded as above), the epoch at a fork height
+ * below the source's tip (the answers speak of the tip), and the X-Chain's epoch: its routes come from the avm
+ * (chains/manager.go:1054 registers the DAG VM), so a node answers 404 at `/ext/bc/X/proposervm`, and the fork's
+ * first X block starts the first epoch, as on a chain whose blocks had none.
  */
 import { HttpStatusError, JsonRpcError, ProposervmClient } from '../../generated/client/dist/index.js';
 import { idFromBytes } from '../world/codec.ts';
