@@ -109,7 +109,7 @@ async function startFork(options: ResolvedFork, worldOptions: WorldOptions, retr
     if (tip.height === 0) world.preForkGenesis.set(chain, { id: tip.id, timestamp: tip.timestamp });
   }
   recordValidatorSets(world, world.tip('P'));
-  fundAccounts(world);
+  fundAccounts(world, source.url);
   world.journal.recording = true;
   const fork = new Fork(world, source, c, later, heights, detailed);
   Object.assign(fork, await readSourceIndexes(source, world, xBlockJson as Json, later));
