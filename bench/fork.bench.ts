@@ -15,6 +15,10 @@ const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 
 export default async function bench(): Promise<void> {
   const source = await startMockNode({ accounts: 1, utxosPerAccount: 1000, seed: 'fork bench' });
+  // A P- and an X-Chain block above genesis, as a live source has: the fork then reads the blocks at its fork point
+  // and the source's proposervm (mock/fork/proposer.ts), which a fork at height 0 skips.
+  source.dev.mine({ chain: 'P' });
+  source.dev.mine({ chain: 'X' });
   const cacheDir = mkdtempSync(join(tmpdir(), 'fork-bench-'));
   const address = source.keys[0]!.x;
   const page = { addresses: [address], limit: 1024, encoding: 'hex' as const };

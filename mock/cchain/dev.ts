@@ -42,7 +42,9 @@ export async function fundC(
   if (decoded.hrp !== world.network.hrp)
     throw new Error(`address ${address} is not on this network: its HRP is not ${world.network.hrp}`);
   const owner = Buffer.from(decoded.payload).toString('hex');
-  const txID = cb58Encode(sha256(Buffer.from(`dev.fund C ${serial} ${world.tip('X').id} ${owner}`)));
+  // A fork starts from its source's tips: its source's URL keeps its IDs apart from the source's own fundings.
+  const origin = world.fork ? ` fork of ${world.fork.source.url}` : '';
+  const txID = cb58Encode(sha256(Buffer.from(`dev.fund C ${serial} ${world.tip('X').id} ${owner}${origin}`)));
   const utxo = makeUtxo({
     txID,
     outputIndex: 0,

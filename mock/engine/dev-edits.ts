@@ -39,8 +39,10 @@ export class StateEdits {
 
   /** The ID of no real transaction, unique per edit. */
   protected syntheticTxID(kind: string, detail: string): string {
+    // A fork starts from its source's tips: its source's URL keeps its IDs apart from the source's own edits.
+    const origin = this.world.fork ? ` fork of ${this.world.fork.source.url}` : '';
     const tips = `${this.world.tip('P').id} ${this.world.tip('X').id}`;
-    return cb58Encode(sha256(Buffer.from(`dev.${kind} ${this.made++} ${tips} ${detail}`)));
+    return cb58Encode(sha256(Buffer.from(`dev.${kind} ${this.made++} ${tips} ${detail}${origin}`)));
   }
 
   /** A UTXO with any owners, threshold, locktime and (P) stakeable lock, out of nothing. */

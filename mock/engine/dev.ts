@@ -147,9 +147,13 @@ export class DevControls extends StateEdits {
         .reduce((sum, u) => sum + u.amount, 0n) + amount;
     // The node's balances are uint64 sums (safemath.Add): past that, getBalance answers math's ErrOverflow.
     if (balance > MAX_UINT64) throw new Error(`overflow: ${address} would hold ${balance} of ${assetID}`);
-    // The ID of no real transaction, unique per funding.
+    // The ID of no real transaction, unique per funding; a fork starts from its source's tips, and its source's own
+    // fundings, which it may have loaded, are named from them too: its source's URL keeps the two apart.
+    const origin = this.world.fork ? ` fork of ${this.world.fork.source.url}` : '';
     const txID = cb58Encode(
-      sha256(Buffer.from(`dev.fund ${this.funded++} ${this.world.tip('P').id} ${this.world.tip('X').id} ${owner}`)),
+      sha256(
+        Buffer.from(`dev.fund ${this.funded++} ${this.world.tip('P').id} ${this.world.tip('X').id} ${owner}${origin}`),
+      ),
     );
     const utxo = makeUtxo({
       txID,

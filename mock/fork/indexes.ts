@@ -19,6 +19,8 @@ import { type ProposerBlock, parseProposerBlock } from '../world/proposer-blocks
 import type { World } from '../world/world.ts';
 import { hexBytes } from './convert.ts';
 import type { ForkSource } from './fetch.ts';
+import type { LaterBlocks } from './later.ts';
+import { nextBlockAt, parentAt } from './proposer.ts';
 
 type Json = Record<string, unknown>;
 
@@ -155,8 +157,12 @@ async function txIndexAt(source: ForkSource, lastTxID: string | undefined): Prom
   }
 }
 
-/** The source's indexes and proposervm tips at the fork point, for the world's `fork` to hold. */
-export async function readSourceIndexes(source: ForkSource, world: World, xBlock: Json) {
+/**
+ * The source's indexes and proposervm tips at the fork point, for the world's `fork` to hold. Where the source does not
+ * index a chain, its first block builds on the source's inner tip with what the source's proposervm says of its child
+ * (./proposer.ts), if the source had no block above the fork point once it answered (it describes its tip).
+ */
+export async function readSourceIndexes(source: ForkSource, world: World, xBlock: Json, later: LaterBlocks) {
   const txs = ((xBlock.block ?? xBlock) as Json).txs;
   const lastTx = Array.isArray(txs) ? (txs.at(-1) as Json | undefined)?.id : undefined;
   const indexes: Partial<Record<IndexName, SourceIndex>> = {};
@@ -175,5 +181,12 @@ export async function readSourceIndexes(source: ForkSource, world: World, xBlock
     proposerTips[chain] = found.tip;
   }
   if (tx && x) indexes['X/tx'] = tx;
+  // At height 0 the source builds on its pre-fork genesis (the world's `preForkGenesis`, ./start.ts).
+  if (!p && world.tip('P').height > 0) {
+    const next = await nextBlockAt(source, 'P');
+    const atTip = next && (await later.ids('P')).size === 0;
+    proposerTips.P = parentAt(world, 'P', world.tip('P'), atTip ? next : undefined);
+  }
+  if (!x && world.tip('X').height > 0) proposerTips.X = parentAt(world, 'X', world.tip('X'), undefined);
   return { indexes, proposerTips };
 }

@@ -24,6 +24,7 @@ import { ask, collectOwners, collectSubnets, fromSource, refusedBySource, source
 import { EMPTY_ID } from '../world/networks.ts';
 import type { IndexName, IndexedChain, SourceIndex } from '../world/indexer.ts';
 import { cBlockIndexAt } from './indexes.ts';
+import { cParentAt } from './proposer.ts';
 import type { ProposerBlock } from '../world/proposer-blocks.ts';
 
 type Params = Record<string, unknown>;
@@ -94,7 +95,7 @@ export class Fork {
         if (found) {
           this.indexes['C/block'] = found.index;
           this.proposerTips.C = found.tip;
-        }
+        } else if (height > 0n) this.proposerTips.C = await cParentAt(this.source, this.world, height);
         return height;
       });
       this.cTip.catch(() => {
@@ -134,6 +135,7 @@ export class Fork {
       throw sourceError(this.source.url, error);
     }
     if (name === 'dev.removeUtxo') return this.removals.remove(p, local, (key) => this.taken.has(key));
+    if (name === 'avax.getAtomicTx' || name === 'avax.getAtomicTxStatus') return this.cAtomic(short, p, local);
     if (!chain || (api !== 'platform' && api !== 'avm')) return local(p);
     const client = chain === 'P' ? this.cached.p : this.cached.x;
     const atSource = () => ask(client, short, p);
@@ -168,6 +170,36 @@ export class Fork {
         }
     }
     return local(p);
+  }
+
+  /**
+   * An atomic transaction of the C-Chain: the fork's own, else the source's where it accepted it at or below the fork's
+   * C-Chain block (coreth's repository of accepted atomic txs; one accepted above it, or pending there, is not the
+   * fork's).
+   */
+  private async cAtomic(short: string, p: Params, local: (p: Params) => unknown): Promise<unknown> {
+    let mine: Json | undefined;
+    let refusal: unknown;
+    try {
+      mine = (await local(p)) as Json;
+    } catch (error) {
+      refusal = error;
+    }
+    if (mine && mine.status !== 'Unknown') return mine;
+    if (refusal && !String((refusal as Error).message).startsWith('could not find tx')) throw refusal;
+    let theirs: Json | undefined;
+    try {
+      const forkBlock = await this.cHeight();
+      theirs = (await ask(this.cached.cAvax, short, p)) as Json;
+      const height = theirs?.blockHeight;
+      const accepted = short === 'getAtomicTx' || theirs?.status === 'Accepted';
+      if (accepted && typeof height === 'string' && /^[0-9]{1,20}$/.test(height) && BigInt(height) <= forkBlock)
+        return theirs;
+    } catch (error) {
+      if (!refusedBySource(error)) throw sourceError(this.source.url, error);
+    }
+    if (refusal) throw refusal;
+    return mine;
   }
 
   /** The source's answer, unless `id` is of a block or transaction it accepted after the fork point. */

@@ -103,11 +103,16 @@ async function startFork(options: ResolvedFork, worldOptions: WorldOptions, retr
   const xTime = blockTime(xBlockJson as Json);
   const xBytes = fromSource(`avm.getBlockByHeight ${xHeight}`, () => hexBytes((xBlock as Json).block));
   placeTip(world, 'X', blockOf('X', xBytes, xHeight, xTime, xBlockJson as Json));
+  for (const chain of ['P', 'X'] as const) {
+    const tip = world.tip(chain);
+    // A chain with no block after genesis: its first block builds on the genesis, the pre-fork parent.
+    if (tip.height === 0) world.preForkGenesis.set(chain, { id: tip.id, timestamp: tip.timestamp });
+  }
   recordValidatorSets(world, world.tip('P'));
-  fundAccounts(world);
+  fundAccounts(world, source.url);
   world.journal.recording = true;
   const fork = new Fork(world, source, c, later, heights, detailed);
-  Object.assign(fork, await readSourceIndexes(source, world, xBlockJson as Json));
+  Object.assign(fork, await readSourceIndexes(source, world, xBlockJson as Json, later));
   world.fork = fork;
   return world;
 }

@@ -39,9 +39,10 @@ export function placeTip(world: World, chain: UtxoChain, block: Block): void {
 }
 
 /** The funded keys (`accounts`, from the seed), each given its AVAX on X and P by the mock, as `dev.fund` does. */
-export function fundAccounts(world: World): void {
+export function fundAccounts(world: World, sourceUrl: string): void {
   for (const chain of ['X', 'P'] as const) {
-    const txID = cb58Encode(sha256(Buffer.from(`fork funding ${chain} ${world.tip(chain).id}`)));
+    // A fork of a fork (with the same seed) starts from the same tips: the source's URL keeps the two fundings apart.
+    const txID = cb58Encode(sha256(Buffer.from(`fork funding ${chain} ${world.tip(chain).id} ${sourceUrl}`)));
     world.accounts.forEach((account, outputIndex) => {
       const utxo = makeUtxo({
         txID,

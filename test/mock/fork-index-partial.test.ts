@@ -1,8 +1,7 @@
 /**
  * A fork's indexes where the source's do not reach its tip: at a `--fork-height` below the source's tip the index ends
- * at the fork block (the source's later containers are not the fork's), and a source that does not index serves the
- * fork none of its containers: the fork's indexes start with its own blocks, its first block built as on a fresh
- * chain (no node method serves the source's proposervm blocks).
+ * at the fork block (the source's later containers are not the fork's); at an option block the fork's first block
+ * builds on the option. A source that does not index: fork-index-off.test.ts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,9 +15,7 @@ import { type ForkedDevControls, type MockNodeHandle, startMockNode } from '../.
 
 const cacheDir = mkdtempSync(join(tmpdir(), 'fork-index-partial-'));
 let indexing: MockNodeHandle;
-let plain: MockNodeHandle;
 let below: MockNodeHandle<ForkedDevControls>;
-let unindexed: MockNodeHandle<ForkedDevControls>;
 let forkHeight: number;
 let optionHeight: number;
 let onOption: MockNodeHandle<ForkedDevControls>;
@@ -42,17 +39,14 @@ beforeAll(async () => {
   });
   await indexing.dev.setTime({ timestamp: String(end + 100n) });
   optionHeight = indexing.world.tip('P').height - 1;
-  plain = await startMockNode({ accounts: 1, seed: 'fork index plain' });
-  await plain.wallet(0).createSubnet();
-  [below, unindexed, onOption] = await Promise.all([
+  [below, onOption] = await Promise.all([
     startMockNode({ accounts: 1, indexEnabled: true, fork: { url: indexing.url, height: forkHeight, cacheDir } }),
-    startMockNode({ accounts: 1, indexEnabled: true, fork: { url: plain.url, cacheDir } }),
     startMockNode({ accounts: 1, indexEnabled: true, fork: { url: indexing.url, height: optionHeight, cacheDir } }),
   ]);
 });
 afterAll(async () => {
-  await Promise.all([below?.close(), unindexed?.close(), onOption?.close()]);
-  await Promise.all([indexing?.close(), plain?.close()]);
+  await Promise.all([below?.close(), onOption?.close()]);
+  await indexing?.close();
   rmSync(cacheDir, { recursive: true, force: true });
 });
 
@@ -91,19 +85,5 @@ describe('a fork at an option block', () => {
     expect(block.pChainHeight >= parent.pChainHeight).toBe(true);
     expect(block.timestamp >= parent.timestamp).toBe(true);
     expect(block.signed).toBe(true);
-  });
-});
-
-describe('a fork of a source that does not index', () => {
-  it('indexes its own blocks from index 0, the first built as on a fresh chain', async () => {
-    expect(await refusal(pIndex(unindexed).getLastAccepted({ encoding: 'hex' }))).toBe(
-      'no containers have been accepted',
-    );
-    await unindexed.wallet(0).createSubnet();
-    const first = await pIndex(unindexed).getLastAccepted({ encoding: 'hex' });
-    expect(first.index).toBe('0');
-    const block = parseProposerBlock(hexBytes(first.bytes), unindexed.world.chainIDs.P)!;
-    expect(block.parentID).toBe(unindexed.world.chainIDs.P);
-    expect(block.signed).toBe(false);
   });
 });
