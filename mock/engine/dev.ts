@@ -105,7 +105,8 @@ export class DevControls extends StateEdits {
   private moveTime(time: bigint, mine: unknown): { timestamp: string } {
     const build = optionalFlag(mine, 'mine') ?? true;
     checkChainTime(time, this.world.time.get());
-    advanceTime(this.world, time);
+    // Each reward proposal block carries the pool's txs, as the node's builder packs them, `mine` or not.
+    advanceTime(this.world, time, () => this.engine.packProposal());
     if (build) this.engine.mine('P', 1);
     this.cchain?.moveTime(build);
     return { timestamp: rfc3339(this.world.time.get()) };

@@ -188,25 +188,53 @@ export class Engine {
   mine(chain: UtxoChain, count = 1, allowEmpty = true): string[] {
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
-      const pool = this.pools[chain];
-      const batch = pool.splice(0, this.automine ? 1 : pool.length);
-      if (batch.length === 0 && !allowEmpty) break;
-      const { fitting, feeState } = chain === 'P' ? this.meter(batch) : { fitting: batch, feeState: undefined };
-      // What the block's gas capacity leaves out waits, first in the pool, for a later block.
-      pool.unshift(...batch.slice(fitting.length));
-      for (const pending of fitting) {
-        const pooled = this.pooled[chain];
-        pooled.bytes -= pending.decoded.bytes.length;
-        pooled.ids.delete(pending.decoded.id);
-        for (const key of pending.inputs) pooled.inputs.delete(key);
-      }
-      if (fitting.length === 0 && !allowEmpty) break;
-      const beforeFeeState = this.world.journal.snapshot();
-      // Only a block built moves the fee state: no block, no time passed for it.
-      if (feeState) this.world.feeState.set(feeState);
-      ids.push(this.build(chain, fitting, beforeFeeState));
+      const taken = this.take(chain, this.automine ? 1 : this.pools[chain].length, allowEmpty);
+      if (!taken) break;
+      const accepted = this.execute(chain, taken.batch, taken.unchangedSince);
+      const block = makeBlock(chain, this.world.tip(chain), this.world.time.get(), accepted);
+      this.world.acceptBlock(block);
+      ids.push(block.id);
     }
     return ids;
+  }
+
+  /**
+   * The decision transactions of the Banff proposal block that rewards a staker at the chain time: the builder packs
+   * the mempool into it as into a standard block (builder.go buildBlock: packEtnaBlockTxs before the RewardValidatorTx,
+   * as many as the capacity holds), and the verifier executes them on the proposal's decision state, below both
+   * options (verifier.go BanffProposalBlock), so they are Committed, and their changes made, whichever option is
+   * accepted. Executed here; the caller puts them in the block.
+   */
+  packProposal(): DecodedTx[] {
+    const taken = this.take('P', this.pools.P.length, false);
+    return taken ? this.execute('P', taken.batch, taken.unchangedSince) : [];
+  }
+
+  /**
+   * Takes up to `count` txs off the pool's head for the next block, as many as its gas capacity holds after Etna (the
+   * rest wait, first in the pool), and moves the fee state to the block's (a block whose time did not move counts as
+   * one second after its parent, see ./fee-state.ts). Nothing, and no block, when none fit, unless `empty` allows an
+   * empty block.
+   */
+  private take(
+    chain: UtxoChain,
+    count: number,
+    empty: boolean,
+  ): { batch: Pending[]; unchangedSince: number } | undefined {
+    const pool = this.pools[chain];
+    const batch = pool.splice(0, count);
+    const { fitting, feeState } = chain === 'P' ? this.meter(batch) : { fitting: batch, feeState: undefined };
+    pool.unshift(...batch.slice(fitting.length));
+    if (fitting.length === 0 && !empty) return undefined;
+    const pooled = this.pooled[chain];
+    for (const pending of fitting) {
+      pooled.bytes -= pending.decoded.bytes.length;
+      pooled.ids.delete(pending.decoded.id);
+      for (const key of pending.inputs) pooled.inputs.delete(key);
+    }
+    const unchangedSince = this.world.journal.snapshot();
+    if (feeState) this.world.feeState.set(feeState);
+    return { batch: fitting, unchangedSince };
   }
 
   pending(chain: UtxoChain): number {
@@ -282,8 +310,9 @@ export class Engine {
    * block leave (two pooled validators for one node, a subnet converted twice): one no longer valid is dropped. The
    * first, verified on the state as it was at `unchangedSince`, holds as it is: the block's own fee state, set since,
    * prices nothing in it (packEtnaBlockTxs' fee calculator reads the fee state before the block's txs consume gas).
+   * The transactions applied, in order.
    */
-  private build(chain: UtxoChain, batch: Pending[], unchangedSince: number): string {
+  private execute(chain: UtxoChain, batch: Pending[], unchangedSince: number): DecodedTx[] {
     const world = this.world;
     const accepted: DecodedTx[] = [];
     for (const [i, pending] of batch.entries()) {
@@ -302,8 +331,6 @@ export class Engine {
       applyEffects(world, chain, effects);
       accepted.push(pending.decoded);
     }
-    const block = makeBlock(chain, world.tip(chain), world.time.get(), accepted);
-    world.acceptBlock(block);
-    return block.id;
+    return accepted;
   }
 }

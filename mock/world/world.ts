@@ -25,6 +25,7 @@ import {
 } from './indexer.ts';
 import type { ProposerBlock } from './proposer-blocks.ts';
 import { type SetEntry, type ValidatorDiff, recordValidatorSets } from './validator-history.ts';
+import { isProposalBlock } from './codec.ts';
 import type { NetworkIdentity } from './networks.ts';
 import type { UptimeRecord } from './uptime.ts';
 import type { Params } from './reads.ts';
@@ -276,7 +277,9 @@ export class World {
       const tx = this.txs.get(txID);
       if (tx) this.txs.set(txID, { ...tx, status, blockID: block.id });
     }
-    if (block.chain === 'P') recordValidatorSets(this, block);
+    // The node writes a proposal block's state (its decision txs' stakers too) with its option, at the option's
+    // height (block/executor/acceptor.go optionBlock), so the validator diffs are the option's.
+    if (block.chain === 'P' && !isProposalBlock(block)) recordValidatorSets(this, block);
   }
 
   snapshot(): number {
