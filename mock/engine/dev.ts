@@ -17,7 +17,6 @@ import type { CChainParts, LazyCChain } from '../lazy-cchain.ts';
 import { StateEdits } from './dev-edits.ts';
 import { MAX_UINT64, addressOf, assetOf, uint } from './dev-params.ts';
 import { txBytes } from './handlers.ts';
-import { replayMempools } from './mempools.ts';
 import { type Simulation, simulateTx } from './simulate.ts';
 import { replaceWorld, stateOf, worldOf } from './state-file.ts';
 
@@ -198,7 +197,6 @@ export class DevControls extends StateEdits {
   reset(): Record<string, never> {
     this.world.revert(0);
     this.engine.restorePools();
-    replayMempools(this.world, this.engine);
     this.snapshots.clear();
     this.cchain?.reset();
     this.instanceId = `0x${randomBytes(32).toString('hex')}`;
@@ -275,7 +273,8 @@ export class DevControls extends StateEdits {
 
   /**
    * The whole chain state, as `--state` saves it, gzipped and hex-encoded like anvil's `anvil_dumpState`. The C-Chain's
-   * part is its blocks and edits, which a load replays into a fresh EVM (mock/cchain/replay.ts).
+   * part is its blocks and edits, which a load replays into a fresh EVM (mock/cchain/replay.ts). No mempool is part of
+   * it, as none is of anvil's (./state-file.ts withoutMempools).
    */
   dumpState(): { state: string } {
     return { state: `0x${gzipSync(stateOf(this.world)).toString('hex')}` };
@@ -300,7 +299,6 @@ export class DevControls extends StateEdits {
     }
     replaceWorld(this.world, worldOf(json, 'the state').world);
     this.engine.restorePools();
-    replayMempools(this.world, this.engine);
     this.cchain?.reset();
     return {};
   }

@@ -224,14 +224,6 @@ export class World {
   }
 
   /**
-   * The txs in the X- and P-Chain's mempools, in the order the world first knew them: the Processing ones (issued, in
-   * no block nor dropped yet; genesis's are all in its blocks), which a saved world holds like every other tx.
-   */
-  pooledTxs(): Tx[] {
-    return [...this.txs.values()].filter((tx) => tx.status === 'Processing');
-  }
-
-  /**
    * Whether the P-Chain's state holds a tx of this ID (state.go:1137 GetTx): the accepted ones and the genesis chains'
    * CreateChainTxs, never one only pooled or dropped (the mempool's, not the state's).
    */
