@@ -23,6 +23,8 @@ import { DroppedTxs } from './dropped.ts';
 /** What service.go and the gossip mempool put before VerifyTx's error; the drop cache keeps the error alone. */
 const VERIFY_HEAD = "couldn't issue tx: failed verification: ";
 const reasonOf = (message: string) => (message.startsWith(VERIFY_HEAD) ? message.slice(VERIFY_HEAD.length) : message);
+/** block/builder/builder.go targetBlockSize: the tx bytes a P-Chain block holds before Etna meters gas. */
+const TARGET_BLOCK_BYTES = 128 * 1024;
 /** vms/txs/mempool maxMempoolSize: the bytes of transactions one chain's mempool holds. */
 const MEMPOOL_BYTES = 64 * 1024 * 1024;
 
@@ -290,11 +292,16 @@ export class Engine {
   /**
    * After Etna: advances the fee state to the next block and consumes the gas of the longest prefix of `batch` that
    * the capacity holds, as the node's block builder packs transactions until the capacity runs out (packEtnaBlockTxs).
-   * That prefix, and the fee state the block leaves.
+   * That prefix, and the fee state the block leaves. Before Etna, the longest prefix of at most 128 KiB of txs
+   * (packDurangoBlockTxs' targetBlockSize).
    */
   private meter(batch: Pending[]): { fitting: Pending[]; feeState?: FeeState } {
     const world = this.world;
-    if (!metered(world, world.time.get())) return { fitting: batch };
+    if (!metered(world, world.time.get())) {
+      let remaining = TARGET_BLOCK_BYTES;
+      const count = batch.findIndex((pending) => (remaining -= pending.decoded.bytes.length) < 0);
+      return { fitting: count < 0 ? batch : batch.slice(0, count) };
+    }
     let state = nextBlockFeeState(world);
     let count = 0;
     for (; count < batch.length; count++) {

@@ -221,4 +221,47 @@ describe("a reward proposal block carries the mempool's transactions", () => {
     expect(imported.numFetched).toBe('1');
     expect(imported.utxos[0]).toContain(Buffer.from(cb58Decode(ids[2]!)!).toString('hex'));
   });
+
+  it('holds at most 128 KiB of txs a block before Etna (packDurangoBlockTxs), the rest waiting for the next', async () => {
+    const fuji = await startMockNode({ port: 0, world: { network: 'fuji', accounts: 0 } });
+    try {
+      // 2024-06-01: after Fuji's Durango (P-Chain BaseTxs), before its Etna (gas metering).
+      await fuji.dev.setTime({ timestamp: '1717200000' });
+      fuji.dev.setAutomine({ enabled: false });
+      const world = fuji.world;
+      const fujiP = new PChainClient({ baseUrl: fuji.url });
+      // Two BaseTxs of 900 outputs each (~76 KiB; avalanchejs builds none over 1,000,000 gas): each fits a block, both do not.
+      const big = async (fill: number) => {
+        const { utxoID } = await fuji.dev.fund({ address: `P-${bech32Encode('fuji', ewoq)}`, amount: String(AVAX) });
+        const utxo = world.utxosOf('P', hex(ewoq)).find((u) => u.txID === utxoID!.txID)!;
+        const outputs = Array.from({ length: 900 }, (_, i) => {
+          const owner = new Uint8Array(20).fill(fill);
+          new DataView(owner.buffer).setUint16(0, i);
+          return TransferableOutput.fromNative(world.network.avaxAssetID, 1n, [owner]);
+        });
+        const utxos = [utils.getManagerForVM('PVM').unpack(utxo.bytes, Utxo)];
+        return signByEwoq(
+          pvm.newBaseTx(
+            { feeState: sdkFeeState(world), fromAddressesBytes: [ewoq], utxos, outputs },
+            sdkContext(world),
+          ),
+        );
+      };
+      const txs = [await big(1), await big(2)];
+      for (const tx of txs) expect(tx.length).toBeGreaterThan(64 * 1024);
+      const ids = [];
+      for (const tx of txs) ids.push((await fujiP.issueTx({ tx: asHex(tx) })).txID);
+      const txsOf = async () =>
+        (
+          (await fujiP.getBlockByHeight({ height: Number((await fujiP.getHeight({})).height), encoding: 'json' }))
+            .block as unknown as { txs: Array<{ id: string }> }
+        ).txs.map((tx) => tx.id);
+      await fuji.dev.mine({ chain: 'P' });
+      expect(await txsOf()).toEqual([ids[0]]);
+      await fuji.dev.mine({ chain: 'P' });
+      expect(await txsOf()).toEqual([ids[1]]);
+    } finally {
+      await fuji.close();
+    }
+  });
 });
