@@ -197,7 +197,7 @@ export class World {
   readonly cChainEdits = new Log<CChainEdit>(this.journal);
   /**
    * The signed EVM transactions sent to the C-Chain and not yet in a block (automine off), by hash, in the order sent:
-   * what a replay sends again to rebuild the EVM's pool (mock/cchain/replay.ts).
+   * what a replay sends again to rebuild the EVM's pool (mock/cchain/replay.ts). Never saved (../engine/state-file.ts).
    */
   readonly cChainPool = new Table<string, { raw: string; order: number }>(this.journal);
   /** Each node's connection and uptime as this node sees it (./uptime.ts); a node without a record never ran. */
