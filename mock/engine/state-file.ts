@@ -1,8 +1,9 @@
 /**
  * `--state <file>`: the world saved as JSON on exit and loaded at start-up. Every journaled table, cell and log of the
- * world is written (bigints and bytes tagged); a load rebuilds the network's genesis from the saved options, checks
- * that the saved chains grow from it, and puts the saved records in place. Funded keys are not written: the seed
- * derives them again. Nothing of the keystore is: its passwords never reach a file.
+ * world is written (bigints and bytes tagged), but for the mempools (withoutMempools); a load rebuilds the network's
+ * genesis from the saved options, checks that the saved chains grow from it, and puts the saved records in place.
+ * Funded keys are not written: the seed derives them again. Nothing of the keystore is: its passwords never reach a
+ * file.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, lstatSync, readFileSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
