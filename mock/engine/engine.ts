@@ -51,7 +51,7 @@ const copyIndex = (index: PoolIndex): PoolIndex => ({
 });
 const copyPools = (pools: Record<UtxoChain, Pending[]>) => ({ X: [...pools.X], P: [...pools.P] });
 
-/** What a snapshot keeps of the engine: its pools (the mempools are part of the node's state the dev controls save). */
+/** What a snapshot keeps of the engine: its pools (snapshots take the mempools along; saved states do not). */
 export interface SavedPools {
   pools: Record<UtxoChain, Pending[]>;
   pooled: Record<UtxoChain, PoolIndex>;
