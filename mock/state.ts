@@ -17,7 +17,6 @@ import { DevControls } from './engine/dev.ts';
 import type { World } from './world/world.ts';
 import { Engine, type Mining } from './engine/engine.ts';
 import { LazyCChain } from './lazy-cchain.ts';
-import { replayMempools } from './engine/mempools.ts';
 
 /** The local network's X- and P-Chain, the default network's. */
 export const X_CHAIN_ID = NETWORKS.local.xChainID;
@@ -72,7 +71,6 @@ export class MockState {
     const cChain = new LazyCChain(world, nodeVersion, mining.mode === 'auto');
     this.cChain = cChain;
     this.engine = new Engine(world, mining, nodeVersion, () => cChain.minePending());
-    replayMempools(world, this.engine);
     this.dev = new DevControls(world, this.engine, this.cChain);
     this.nodeID = nodeIdentity(world).nodeID;
     const imports = examplesOf('keystore.importUser');

@@ -3,7 +3,8 @@
  * in a block, by gas price, the UTXOs (an export's: its address and nonce) each spends, and the last 50 discarded.
  * The mock's blocks are accepted as built, so coreth's Current and Issued states pass within one block's building: a
  * tx is Pending here until a block takes it (then accepted, no longer here) or discards it. Journaled tables: the
- * world's snapshots, reverts and reset take the pool with them.
+ * world's snapshots, reverts and reset take the pool with them. No part of the world a state saves: like coreth's, it
+ * starts empty (../engine/state-file.ts withoutMempools).
  */
 import { Refusal } from '../engine/refusals.ts';
 import { Table } from '../world/journal.ts';

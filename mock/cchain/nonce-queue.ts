@@ -3,8 +3,8 @@
  * promoteExecutables, truncateQueue). The engine queues such a transaction only while it does not automine, so an
  * automining CChain (./evm.ts) hands it over with automining paused; the engine, which then validates it as it
  * validates any transaction, mines it as soon as the gap is filled. While automining, the world's journal of pending
- * transactions (world.cChainPool) holds exactly the queued ones (a mined one leaves it), so snapshots, reverts and saved
- * states keep the queue as they keep the pool. What the engine's pool does not do as coreth's is here: the caps on
+ * transactions (world.cChainPool) holds exactly the queued ones (a mined one leaves it), so snapshots and reverts keep
+ * the queue as they keep the pool (a saved state holds neither). What the engine's pool does not do as coreth's is here: the caps on
  * queued transactions and the cleanup of the replaced ones.
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';

@@ -2,8 +2,9 @@
  * Rebuilds the C-Chain's EVM from the world (the engine has no state dump): the blocks the C/block index holds, each
  * with the time, base fee, prevrandao and transactions its RLP records, and between them the edits made outside
  * transactions (world.cChainEdits: atomic txs' balances and nonces, fundings, dev.setCode's and the like), then the transactions still pending
- * (world.cChainPool), sent again in their order. Each rebuilt block must hash as the saved one did (coreth's hash, of
- * its coreth header), so what a `--state` file or a dumped state holds comes back exactly.
+ * (world.cChainPool, after a revert; a saved state holds none), sent again in their order. Each rebuilt block must
+ * hash as the saved one did (coreth's hash, of its coreth header), so what a `--state` file or a dumped state holds
+ * comes back exactly.
  */
 import { RLP } from '@ethereumjs/rlp';
 import { keccak_256 } from '@noble/hashes/sha3.js';

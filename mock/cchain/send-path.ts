@@ -1,7 +1,7 @@
 /**
  * `/ext/bc/C/rpc`'s writes (eth_sendRawTransaction, eth_sendTransaction) past the params check (./rpc.ts): the pool's
  * refusals before the engine sees them, then the send, an auto-impersonated sender's impersonated for it alone, and
- * the pool's record of what the engine took (world.cChainPool, which snapshots, reverts and saved states keep).
+ * the pool's record of what the engine took (world.cChainPool, which snapshots and reverts keep; saved states do not).
  */
 import { ethChecksum } from '../engine/dev.ts';
 import { corethAnswer } from './block-hashes.ts';

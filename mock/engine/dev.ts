@@ -17,7 +17,6 @@ import type { CChainParts, LazyCChain } from '../lazy-cchain.ts';
 import { StateEdits } from './dev-edits.ts';
 import { MAX_UINT64, addressOf, assetOf, uint } from './dev-params.ts';
 import { txBytes } from './handlers.ts';
-import { replayMempools } from './mempools.ts';
 import { type Simulation, simulateTx } from './simulate.ts';
 import { replaceWorld, stateOf, worldOf } from './state-file.ts';
 
@@ -105,7 +104,8 @@ export class DevControls extends StateEdits {
   private moveTime(time: bigint, mine: unknown): { timestamp: string } {
     const build = optionalFlag(mine, 'mine') ?? true;
     checkChainTime(time, this.world.time.get());
-    advanceTime(this.world, time);
+    // Each reward proposal block carries the pool's txs, as the node's builder packs them, `mine` or not.
+    advanceTime(this.world, time, () => this.engine.packProposal());
     if (build) this.engine.mine('P', 1);
     this.cchain?.moveTime(build);
     return { timestamp: rfc3339(this.world.time.get()) };
@@ -201,7 +201,6 @@ export class DevControls extends StateEdits {
   reset(): Record<string, never> {
     this.world.revert(0);
     this.engine.restorePools();
-    replayMempools(this.world, this.engine);
     this.snapshots.clear();
     this.cchain?.reset();
     this.instanceId = `0x${randomBytes(32).toString('hex')}`;
@@ -278,7 +277,8 @@ export class DevControls extends StateEdits {
 
   /**
    * The whole chain state, as `--state` saves it, gzipped and hex-encoded like anvil's `anvil_dumpState`. The C-Chain's
-   * part is its blocks and edits, which a load replays into a fresh EVM (mock/cchain/replay.ts).
+   * part is its blocks and edits, which a load replays into a fresh EVM (mock/cchain/replay.ts). No mempool is part of
+   * it, as none is of anvil's (./state-file.ts withoutMempools).
    */
   dumpState(): { state: string } {
     return { state: `0x${gzipSync(stateOf(this.world)).toString('hex')}` };
@@ -303,7 +303,6 @@ export class DevControls extends StateEdits {
     }
     replaceWorld(this.world, worldOf(json, 'the state').world);
     this.engine.restorePools();
-    replayMempools(this.world, this.engine);
     this.cchain?.reset();
     return {};
   }

@@ -23,6 +23,8 @@ import { DroppedTxs } from './dropped.ts';
 /** What service.go and the gossip mempool put before VerifyTx's error; the drop cache keeps the error alone. */
 const VERIFY_HEAD = "couldn't issue tx: failed verification: ";
 const reasonOf = (message: string) => (message.startsWith(VERIFY_HEAD) ? message.slice(VERIFY_HEAD.length) : message);
+/** block/builder/builder.go targetBlockSize: the tx bytes a P-Chain block holds before Etna meters gas. */
+const TARGET_BLOCK_BYTES = 128 * 1024;
 /** vms/txs/mempool maxMempoolSize: the bytes of transactions one chain's mempool holds. */
 const MEMPOOL_BYTES = 64 * 1024 * 1024;
 
@@ -49,7 +51,7 @@ const copyIndex = (index: PoolIndex): PoolIndex => ({
 });
 const copyPools = (pools: Record<UtxoChain, Pending[]>) => ({ X: [...pools.X], P: [...pools.P] });
 
-/** What a snapshot keeps of the engine: its pools (the mempools are part of the node's state the dev controls save). */
+/** What a snapshot keeps of the engine: its pools (snapshots take the mempools along; saved states do not). */
 export interface SavedPools {
   pools: Record<UtxoChain, Pending[]>;
   pooled: Record<UtxoChain, PoolIndex>;
@@ -188,25 +190,53 @@ export class Engine {
   mine(chain: UtxoChain, count = 1, allowEmpty = true): string[] {
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
-      const pool = this.pools[chain];
-      const batch = pool.splice(0, this.automine ? 1 : pool.length);
-      if (batch.length === 0 && !allowEmpty) break;
-      const { fitting, feeState } = chain === 'P' ? this.meter(batch) : { fitting: batch, feeState: undefined };
-      // What the block's gas capacity leaves out waits, first in the pool, for a later block.
-      pool.unshift(...batch.slice(fitting.length));
-      for (const pending of fitting) {
-        const pooled = this.pooled[chain];
-        pooled.bytes -= pending.decoded.bytes.length;
-        pooled.ids.delete(pending.decoded.id);
-        for (const key of pending.inputs) pooled.inputs.delete(key);
-      }
-      if (fitting.length === 0 && !allowEmpty) break;
-      const beforeFeeState = this.world.journal.snapshot();
-      // Only a block built moves the fee state: no block, no time passed for it.
-      if (feeState) this.world.feeState.set(feeState);
-      ids.push(this.build(chain, fitting, beforeFeeState));
+      const taken = this.take(chain, this.automine ? 1 : this.pools[chain].length, allowEmpty);
+      if (!taken) break;
+      const accepted = this.execute(chain, taken.batch, taken.unchangedSince);
+      const block = makeBlock(chain, this.world.tip(chain), this.world.time.get(), accepted);
+      this.world.acceptBlock(block);
+      ids.push(block.id);
     }
     return ids;
+  }
+
+  /**
+   * The decision transactions of the Banff proposal block that rewards a staker at the chain time: the builder packs
+   * the mempool into it as into a standard block (builder.go buildBlock: packEtnaBlockTxs before the RewardValidatorTx,
+   * as many as the capacity holds), and the verifier executes them on the proposal's decision state, below both
+   * options (verifier.go BanffProposalBlock), so they are Committed, and their changes made, whichever option is
+   * accepted. Executed here; the caller puts them in the block.
+   */
+  packProposal(): DecodedTx[] {
+    const taken = this.take('P', this.pools.P.length, false);
+    return taken ? this.execute('P', taken.batch, taken.unchangedSince) : [];
+  }
+
+  /**
+   * Takes up to `count` txs off the pool's head for the next block, as many as its gas capacity holds after Etna (the
+   * rest wait, first in the pool), and moves the fee state to the block's (a block whose time did not move counts as
+   * one second after its parent, see ./fee-state.ts). Nothing, and no block, when none fit, unless `empty` allows an
+   * empty block.
+   */
+  private take(
+    chain: UtxoChain,
+    count: number,
+    empty: boolean,
+  ): { batch: Pending[]; unchangedSince: number } | undefined {
+    const pool = this.pools[chain];
+    const batch = pool.splice(0, count);
+    const { fitting, feeState } = chain === 'P' ? this.meter(batch) : { fitting: batch, feeState: undefined };
+    pool.unshift(...batch.slice(fitting.length));
+    if (fitting.length === 0 && !empty) return undefined;
+    const pooled = this.pooled[chain];
+    for (const pending of fitting) {
+      pooled.bytes -= pending.decoded.bytes.length;
+      pooled.ids.delete(pending.decoded.id);
+      for (const key of pending.inputs) pooled.inputs.delete(key);
+    }
+    const unchangedSince = this.world.journal.snapshot();
+    if (feeState) this.world.feeState.set(feeState);
+    return { batch: fitting, unchangedSince };
   }
 
   pending(chain: UtxoChain): number {
@@ -262,11 +292,16 @@ export class Engine {
   /**
    * After Etna: advances the fee state to the next block and consumes the gas of the longest prefix of `batch` that
    * the capacity holds, as the node's block builder packs transactions until the capacity runs out (packEtnaBlockTxs).
-   * That prefix, and the fee state the block leaves.
+   * That prefix, and the fee state the block leaves. Before Etna, the longest prefix of at most 128 KiB of txs
+   * (packDurangoBlockTxs' targetBlockSize).
    */
   private meter(batch: Pending[]): { fitting: Pending[]; feeState?: FeeState } {
     const world = this.world;
-    if (!metered(world, world.time.get())) return { fitting: batch };
+    if (!metered(world, world.time.get())) {
+      let remaining = TARGET_BLOCK_BYTES;
+      const count = batch.findIndex((pending) => (remaining -= pending.decoded.bytes.length) < 0);
+      return { fitting: count < 0 ? batch : batch.slice(0, count) };
+    }
     let state = nextBlockFeeState(world);
     let count = 0;
     for (; count < batch.length; count++) {
@@ -282,8 +317,9 @@ export class Engine {
    * block leave (two pooled validators for one node, a subnet converted twice): one no longer valid is dropped. The
    * first, verified on the state as it was at `unchangedSince`, holds as it is: the block's own fee state, set since,
    * prices nothing in it (packEtnaBlockTxs' fee calculator reads the fee state before the block's txs consume gas).
+   * The transactions applied, in order.
    */
-  private build(chain: UtxoChain, batch: Pending[], unchangedSince: number): string {
+  private execute(chain: UtxoChain, batch: Pending[], unchangedSince: number): DecodedTx[] {
     const world = this.world;
     const accepted: DecodedTx[] = [];
     for (const [i, pending] of batch.entries()) {
@@ -302,8 +338,6 @@ export class Engine {
       applyEffects(world, chain, effects);
       accepted.push(pending.decoded);
     }
-    const block = makeBlock(chain, world.tip(chain), world.time.get(), accepted);
-    world.acceptBlock(block);
-    return block.id;
+    return accepted;
   }
 }

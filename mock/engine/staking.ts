@@ -21,7 +21,7 @@ import { verifyConservation } from './locked.ts';
 import { advanceL1 } from './l1-state.ts';
 import { findValidator } from './subnets.ts';
 import { byIteratorOrder, endsWithReward } from '../world/stakers.ts';
-import { acceptRewardBlocks } from './reward-blocks.ts';
+import { type PackProposal, acceptRewardBlocks } from './reward-blocks.ts';
 import { checkOutputsSorted, verifyOwners, verifyTransferableOutput } from './syntax.ts';
 
 const MAX_VALIDATOR_WEIGHT_FACTOR = 5n;
@@ -181,18 +181,21 @@ function primaryStart(world: World, staker: Staker): bigint {
 
 /**
  * Moves the chain time to `time`, ending every staking period that ends by then in the node's order: each staker
- * rewarded by a transaction with a proposal block and its option at its end time (./reward-blocks.ts), a permissioned
- * subnet validator by the time's advance alone.
+ * rewarded by a transaction with a proposal block and its option at its end time (./reward-blocks.ts), the proposal
+ * block carrying what `pack` takes from the mempool, a permissioned subnet validator by the time's advance alone.
  */
-export function advanceTime(world: World, time: bigint): void {
+export function advanceTime(world: World, time: bigint, pack: PackProposal = () => []): void {
   advanceL1(world, time);
-  // In the order the node rewards them: its current staker iterator's (a delegator before its validator).
-  const ending = [...world.stakers.values()]
-    .filter((s) => s.endTime <= time && !world.rewardUtxos.has(s.txID))
-    .sort(byIteratorOrder);
-  for (const staker of ending) {
+  // In the order the node rewards them: its current staker iterator's (a delegator before its validator). Found
+  // again after each: a staker a proposal block's decision txs added may end by `time` too.
+  for (;;) {
+    const staker = [...world.stakers.values()]
+      .filter((s) => s.endTime <= time && !world.rewardUtxos.has(s.txID))
+      .sort(byIteratorOrder)[0];
+    if (!staker) break;
     const rewarded = earnsReward(world, staker, primaryStart(world, staker));
-    if (endsWithReward(staker)) acceptRewardBlocks(world, staker, rewarded, () => endPeriod(world, staker, rewarded));
+    if (endsWithReward(staker))
+      acceptRewardBlocks(world, staker, rewarded, () => endPeriod(world, staker, rewarded), pack);
     else endPeriod(world, staker, rewarded);
   }
   if (time > world.time.get()) world.time.set(time);

@@ -1,8 +1,9 @@
 /**
  * `--state <file>`: the world saved as JSON on exit and loaded at start-up. Every journaled table, cell and log of the
- * world is written (bigints and bytes tagged); a load rebuilds the network's genesis from the saved options, checks
- * that the saved chains grow from it, and puts the saved records in place. Funded keys are not written: the seed
- * derives them again. Nothing of the keystore is: its passwords never reach a file.
+ * world is written (bigints and bytes tagged), but for the mempools (withoutMempools); a load rebuilds the network's
+ * genesis from the saved options, checks that the saved chains grow from it, and puts the saved records in place.
+ * Funded keys are not written: the seed derives them again. Nothing of the keystore is: its passwords never reach a
+ * file.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, lstatSync, readFileSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -42,6 +43,24 @@ type Stored =
   | { kind: 'cell'; value: unknown }
   | { kind: 'log'; items: unknown[] };
 
+/**
+ * A part as a saved state holds it: without the mempools. anvil's SerializableState (crates/anvil/src/eth/backend/
+ * db.rs) holds accounts, blocks and mined transactions, never its pool, and a node's mempools live in memory only
+ * (vms/txs/mempool, vms/platformvm/txs/mempool, coreth's txpool and atomic mempool, each with its drop cache): the X-
+ * and P-Chain's pooled (Processing) and dropped txs and the EVM's pool are left out (the atomic pool is no part of the
+ * world). Left out on load too, so a state an older mock saved with its pools loads without them.
+ */
+function withoutMempools(path: string, stored: Stored): Stored {
+  if (stored.kind !== 'table' || !Array.isArray(stored.entries)) return stored;
+  if (path === 'cChainPool') return { kind: 'table', entries: [] };
+  if (path !== 'txs') return stored;
+  const pooled = (entry: unknown) => {
+    const status = Array.isArray(entry) ? (entry[1] as { status?: unknown } | null)?.status : undefined;
+    return status === 'Processing' || status === 'Dropped';
+  };
+  return { kind: 'table', entries: stored.entries.filter((entry) => !pooled(entry)) };
+}
+
 /** The world's journaled parts by property path (`utxos.X`, `time`, ...). */
 function parts(world: World): Array<[string, Table<unknown, unknown> | Cell<unknown> | Log<unknown>]> {
   const out: Array<[string, Table<unknown, unknown> | Cell<unknown> | Log<unknown>]> = [];
@@ -63,7 +82,7 @@ export function stateOf(world: World, options: WorldOptions = {}): string {
     );
   const data: Record<string, Stored> = {};
   for (const [path, part] of parts(world)) {
-    if (part instanceof Table) data[path] = { kind: 'table', entries: [...part.entries()] };
+    if (part instanceof Table) data[path] = withoutMempools(path, { kind: 'table', entries: [...part.entries()] });
     else if (part instanceof Cell) data[path] = { kind: 'cell', value: part.get() };
     else data[path] = { kind: 'log', items: Array.from({ length: part.length }, (_, i) => part.at(i)) };
   }
@@ -132,8 +151,8 @@ export function worldOf(text: string, source: string): { world: World; options: 
   const options = checkWorldOptions(saved.options, (key) => `${source}: ${key}`);
   const world = buildWorld(options);
   for (const [path, part] of parts(world)) {
-    const stored = saved.data[path];
-    if (!stored) throw new Error(`${source} has no ${path}`);
+    if (!saved.data[path]) throw new Error(`${source} has no ${path}`);
+    const stored = withoutMempools(path, saved.data[path]);
     if (part instanceof Table && stored.kind === 'table') {
       for (const key of [...part.keys()]) part.delete(key);
       for (const [key, value] of stored.entries) part.set(key, value);

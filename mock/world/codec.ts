@@ -227,18 +227,29 @@ export function rewardValidatorTx(stakerTxID: string): { id: string; bytes: Uint
 }
 
 /**
- * block.NewBanffProposalBlock(timestamp, parent, height, tx, nil): the time, no decision transactions, the
- * CommonBlock, then the proposal transaction.
+ * block.NewBanffProposalBlock(timestamp, parent, height, tx, decisions): the time, the decision transactions the
+ * builder packed from the mempool (builder.go buildBlock), the CommonBlock, then the proposal transaction. Its
+ * `txIDs` list the decisions, then the proposal transaction.
  */
 export function makeProposalBlock(
   parent: { id: string; height: number },
   timestamp: bigint,
   tx: { id: string; bytes: Uint8Array },
+  decisions: ReadonlyArray<{ id: string; bytes: Uint8Array }> = [],
 ): Block {
   const height = parent.height + 1;
-  const head = [u32(P_BANFF_PROPOSAL_BLOCK), u64(timestamp), u32(0), idBytes(parent.id), u64(BigInt(height))];
-  const bytes = Buffer.concat([Buffer.alloc(2), ...head, inBlock(tx.bytes)]);
-  return { id: idOf(bytes), chain: 'P', height, parentID: parent.id, timestamp, txIDs: [tx.id], bytes };
+  const bytes = Buffer.concat([
+    Buffer.alloc(2),
+    u32(P_BANFF_PROPOSAL_BLOCK),
+    u64(timestamp),
+    u32(decisions.length),
+    ...decisions.map((decision) => inBlock(decision.bytes)),
+    idBytes(parent.id),
+    u64(BigInt(height)),
+    inBlock(tx.bytes),
+  ]);
+  const txIDs = [...decisions.map((decision) => decision.id), tx.id];
+  return { id: idOf(bytes), chain: 'P', height, parentID: parent.id, timestamp, txIDs, bytes };
 }
 
 /** The option a proposal block's acceptance ends with (options.go): a BanffCommitBlock or BanffAbortBlock at its time. */
@@ -254,6 +265,11 @@ export function makeOptionBlock(proposal: Block, commit: boolean): Block {
   ]);
   const { timestamp } = proposal;
   return { id: idOf(bytes), chain: 'P', height, parentID: proposal.id, timestamp, txIDs: [], bytes };
+}
+
+/** Whether a P-Chain block is a Banff proposal block, whose state is written only with its option's. */
+export function isProposalBlock(block: { bytes: Uint8Array }): boolean {
+  return Buffer.from(block.bytes.buffer, block.bytes.byteOffset, 6).readUInt32BE(2) === P_BANFF_PROPOSAL_BLOCK;
 }
 
 /** Whether a P-Chain block is an option of a proposal block: the mock builds only Banff ones after its genesis. */

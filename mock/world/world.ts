@@ -25,6 +25,7 @@ import {
 } from './indexer.ts';
 import type { ProposerBlock } from './proposer-blocks.ts';
 import { type SetEntry, type ValidatorDiff, recordValidatorSets } from './validator-history.ts';
+import { isProposalBlock } from './codec.ts';
 import type { NetworkIdentity } from './networks.ts';
 import type { UptimeRecord } from './uptime.ts';
 import type { Params } from './reads.ts';
@@ -196,7 +197,7 @@ export class World {
   readonly cChainEdits = new Log<CChainEdit>(this.journal);
   /**
    * The signed EVM transactions sent to the C-Chain and not yet in a block (automine off), by hash, in the order sent:
-   * what a replay sends again to rebuild the EVM's pool (mock/cchain/replay.ts).
+   * what a replay sends again to rebuild the EVM's pool (mock/cchain/replay.ts). Never saved (../engine/state-file.ts).
    */
   readonly cChainPool = new Table<string, { raw: string; order: number }>(this.journal);
   /** Each node's connection and uptime as this node sees it (./uptime.ts); a node without a record never ran. */
@@ -220,14 +221,6 @@ export class World {
     });
     this.validatorFeeState = new Cell(this.journal, { excess: 0n, timestamp: network.startTime });
     this.supply = new Cell(this.journal, 0n);
-  }
-
-  /**
-   * The txs in the X- and P-Chain's mempools, in the order the world first knew them: the Processing ones (issued, in
-   * no block nor dropped yet; genesis's are all in its blocks), which a saved world holds like every other tx.
-   */
-  pooledTxs(): Tx[] {
-    return [...this.txs.values()].filter((tx) => tx.status === 'Processing');
   }
 
   /**
@@ -276,7 +269,9 @@ export class World {
       const tx = this.txs.get(txID);
       if (tx) this.txs.set(txID, { ...tx, status, blockID: block.id });
     }
-    if (block.chain === 'P') recordValidatorSets(this, block);
+    // The node writes a proposal block's state (its decision txs' stakers too) with its option, at the option's
+    // height (block/executor/acceptor.go optionBlock), so the validator diffs are the option's.
+    if (block.chain === 'P' && !isProposalBlock(block)) recordValidatorSets(this, block);
   }
 
   snapshot(): number {

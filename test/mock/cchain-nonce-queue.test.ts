@@ -1,7 +1,7 @@
 /**
  * coreth's txpool queue on an automining C-Chain (mock/cchain/nonce-queue.ts): a transaction after a nonce gap is
  * answered as pending, left out of the pending nonce and of the pending-transaction filters until the gap fills, held
- * to the pool's replacement and cap rules, and kept by snapshots, reverts and dumped states.
+ * to the pool's replacement and cap rules, and kept by snapshots and reverts (a dumped state holds no pool).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
@@ -108,12 +108,15 @@ describe('a queued transaction', () => {
     expect(await where(node, later)).toBe('unknown');
   });
 
-  it('comes back from dev.dumpState in another automining node, and is mined once the gap fills', async () => {
+  it('is no part of dev.dumpState, as anvil’s pool is not; sent again to the node loading it, it is mined once the gap fills', async () => {
     const first = await start();
-    const later = (await rpc(first, 'eth_sendRawTransaction', [await signer(first)(1)])).result;
+    const raw = await signer(first)(1);
+    const later = (await rpc(first, 'eth_sendRawTransaction', [raw])).result;
     const { state } = first.state.dev.dumpState();
     const second = await start();
     second.state.dev.loadState({ state });
+    expect(await where(second, later)).toBe('unknown');
+    await rpc(second, 'eth_sendRawTransaction', [raw]);
     expect(await where(second, later)).toBe('pending');
     await rpc(second, 'eth_sendRawTransaction', [await signer(second)(0)]);
     expect(await where(second, later)).not.toBe('pending');

@@ -322,7 +322,9 @@ export class DevClient extends JsonRpcClient<DevClientErrors> {
    *
    * Moves the clock of the simulated network to `timestamp`. Each staking period it passes ends as on
    * AvalancheGo, in the node's staker order: the P-Chain builds a Banff proposal block holding the
-   * staker's `RewardValidatorTx` at the period's end time, then its commit block (the stake returned and
+   * staker's `RewardValidatorTx` at the period's end time, with the transactions waiting in the
+   * P-Chain's pool packed into it as the node's block builder packs them (verified again at that time;
+   * `Committed` whichever option follows, as on the node), then its commit block (the stake returned and
    * the reward paid, listed by `platform.getRewardUTXOs`) or, when the staker's node was up less than
    * required, its abort block (the stake returned, no reward); the staker leaves
    * `platform.getCurrentValidators` and the validator set. With `mine` (the default) the P-Chain then

@@ -942,12 +942,13 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    * Replace the network's state.
    *
    * Loads a dumped state of the same network (`dev.loadState`: the X- and P-Chain and the C-Chain's
-   * blocks, pool and clock are the state's) and merges the C-Chain's accounts as anvil's load_state
-   * does: an account the state holds takes its values, one it lacks keeps the node's balance, nonce,
-   * code and storage (put back as dev edits, so a later dump keeps them). The accounts of a state are
-   * worked out as anvil's database would hold them: the genesis's, the dev edits' and atomic txs', and
-   * those each transaction touched (the engine's prestateTracer). Answers `true`. Answers as anvil does.
-   * Served by the mock node only, and only while its development controls are on (not with `--no-dev`).
+   * blocks and clock are the state's, and the pools empty: no state holds one) and merges the C-Chain's
+   * accounts as anvil's load_state does: an account the state holds takes its values, one it lacks keeps
+   * the node's balance, nonce, code and storage (put back as dev edits, so a later dump keeps them). The
+   * accounts of a state are worked out as anvil's database would hold them: the genesis's, the dev
+   * edits' and atomic txs', and those each transaction touched (the engine's prestateTracer). Answers
+   * `true`. Answers as anvil does. Served by the mock node only, and only while its development controls
+   * are on (not with `--no-dev`).
    *
    * JSON-RPC method `anvil_loadState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *
@@ -960,13 +961,13 @@ export declare class CChainDevClient extends JsonRpcClient<CChainDevClientErrors
    * Replace the network's state.
    *
    * Loads a dumped state of the same network (`dev.loadState`: the X- and P-Chain and the C-Chain's
-   * blocks, pool and clock are the state's) and merges the C-Chain's accounts as anvil's load_state
-   * does: an account the state holds takes its values, one it lacks keeps the node's balance, nonce,
-   * code and storage (put back as dev edits, so a later dump keeps them). The accounts of a state are
-   * worked out as anvil's database would hold them: the genesis's, the dev edits' and atomic txs', and
-   * those each transaction touched (the engine's prestateTracer). Answers `true`. Answers as Hardhat
-   * does. Served by the mock node only, and only while its development controls are on (not with
-   * `--no-dev`).
+   * blocks and clock are the state's, and the pools empty: no state holds one) and merges the C-Chain's
+   * accounts as anvil's load_state does: an account the state holds takes its values, one it lacks keeps
+   * the node's balance, nonce, code and storage (put back as dev edits, so a later dump keeps them). The
+   * accounts of a state are worked out as anvil's database would hold them: the genesis's, the dev
+   * edits' and atomic txs', and those each transaction touched (the engine's prestateTracer). Answers
+   * `true`. Answers as Hardhat does. Served by the mock node only, and only while its development
+   * controls are on (not with `--no-dev`).
    *
    * JSON-RPC method `hardhat_loadState` at `http://127.0.0.1:9650/ext/bc/C/rpc`.
    *

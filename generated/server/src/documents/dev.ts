@@ -96,15 +96,17 @@ export const devDocument: OpenrpcDocument = {
       "summary": "Set the chain time (forward only), building a P-Chain block at it by default.",
       "description": "Moves the clock of the simulated network to `timestamp`. Each staking period it passes ends as " +
         "on AvalancheGo, in the node's staker order: the P-Chain builds a Banff proposal block holding the staker's " +
-        "`RewardValidatorTx` at the period's end time, then its commit block (the stake returned and the reward " +
-        "paid, listed by `platform.getRewardUTXOs`) or, when the staker's node was up less than required, its abort " +
-        "block (the stake returned, no reward); the staker leaves `platform.getCurrentValidators` and the validator " +
-        "set. With `mine` (the default) the P-Chain then builds a block at that time, as `dev.mine` does, and fee " +
-        "states decay. Without it no other block is built, but the chain time moves all the same: " +
-        "`platform.getTimestamp` answers it and the next block is built at it. The C-Chain's next block is at that " +
-        "time too (built at once with `mine`). Time never goes back (`dev.revert` is the way back).\n\nServed only " +
-        "by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by " +
-        "AvalancheGo or a server generated from this spec.",
+        "`RewardValidatorTx` at the period's end time, with the transactions waiting in the P-Chain's pool packed " +
+        "into it as the node's block builder packs them (verified again at that time; `Committed` whichever option " +
+        "follows, as on the node), then its commit block (the stake returned and the reward paid, listed by " +
+        "`platform.getRewardUTXOs`) or, when the staker's node was up less than required, its abort block (the stake " +
+        "returned, no reward); the staker leaves `platform.getCurrentValidators` and the validator set. With `mine` " +
+        "(the default) the P-Chain then builds a block at that time, as `dev.mine` does, and fee states decay. " +
+        "Without it no other block is built, but the chain time moves all the same: `platform.getTimestamp` answers " +
+        "it and the next block is built at it. The C-Chain's next block is at that time too (built at once with " +
+        "`mine`). Time never goes back (`dev.revert` is the way back).\n\nServed only by the mock node (`npm run " +
+        "mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated " +
+        "from this spec.",
       "paramStructure": "by-name",
       "params": [
         {

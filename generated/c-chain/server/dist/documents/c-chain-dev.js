@@ -957,12 +957,13 @@ export const cChainDevDocument = {
       "name": "anvil_loadState",
       "summary": "Replace the network's state.",
       "description": "Loads a dumped state of the same network (`dev.loadState`: the X- and P-Chain and the " +
-        "C-Chain's blocks, pool and clock are the state's) and merges the C-Chain's accounts as anvil's load_state " +
-        "does: an account the state holds takes its values, one it lacks keeps the node's balance, nonce, code and " +
-        "storage (put back as dev edits, so a later dump keeps them). The accounts of a state are worked out as " +
-        "anvil's database would hold them: the genesis's, the dev edits' and atomic txs', and those each transaction " +
-        "touched (the engine's prestateTracer). Answers `true`. Answers as anvil does. Served by the mock node only, " +
-        "and only while its development controls are on (not with `--no-dev`).",
+        "C-Chain's blocks and clock are the state's, and the pools empty: no state holds one) and merges the " +
+        "C-Chain's accounts as anvil's load_state does: an account the state holds takes its values, one it lacks " +
+        "keeps the node's balance, nonce, code and storage (put back as dev edits, so a later dump keeps them). The " +
+        "accounts of a state are worked out as anvil's database would hold them: the genesis's, the dev edits' and " +
+        "atomic txs', and those each transaction touched (the engine's prestateTracer). Answers `true`. Answers as " +
+        "anvil does. Served by the mock node only, and only while its development controls are on (not with " +
+        "`--no-dev`).",
       "params": [{ "$ref": "#/components/contentDescriptors/State" }],
       "paramStructure": "by-position",
       "result": { "name": "success", "schema": { "type": "boolean", "const": true } },
@@ -979,12 +980,13 @@ export const cChainDevDocument = {
       "name": "hardhat_loadState",
       "summary": "Replace the network's state.",
       "description": "Loads a dumped state of the same network (`dev.loadState`: the X- and P-Chain and the " +
-        "C-Chain's blocks, pool and clock are the state's) and merges the C-Chain's accounts as anvil's load_state " +
-        "does: an account the state holds takes its values, one it lacks keeps the node's balance, nonce, code and " +
-        "storage (put back as dev edits, so a later dump keeps them). The accounts of a state are worked out as " +
-        "anvil's database would hold them: the genesis's, the dev edits' and atomic txs', and those each transaction " +
-        "touched (the engine's prestateTracer). Answers `true`. Answers as Hardhat does. Served by the mock node " +
-        "only, and only while its development controls are on (not with `--no-dev`).",
+        "C-Chain's blocks and clock are the state's, and the pools empty: no state holds one) and merges the " +
+        "C-Chain's accounts as anvil's load_state does: an account the state holds takes its values, one it lacks " +
+        "keeps the node's balance, nonce, code and storage (put back as dev edits, so a later dump keeps them). The " +
+        "accounts of a state are worked out as anvil's database would hold them: the genesis's, the dev edits' and " +
+        "atomic txs', and those each transaction touched (the engine's prestateTracer). Answers `true`. Answers as " +
+        "Hardhat does. Served by the mock node only, and only while its development controls are on (not with " +
+        "`--no-dev`).",
       "params": [{ "$ref": "#/components/contentDescriptors/State" }],
       "paramStructure": "by-position",
       "result": { "name": "success", "schema": { "type": "boolean", "const": true } },
