@@ -558,7 +558,8 @@ export class CChain {
       if (paid.has(miner)) paid.set(miner, paid.get(miner)! + baseFeesOf(block));
     }
     for (const [miner, balance] of paid) this.setBalance(miner, balance, Number(last.number));
-    return this.deferred.some(isEdit) ? this.stateRoot(provider) : undefined;
+    // The engine proves no state a fork changed locally ("unsupported in fork mode"): a fork's blocks keep its roots.
+    return this.deferred.some(isEdit) && !this.world.fork ? this.stateRoot(provider) : undefined;
   }
 
   /**
