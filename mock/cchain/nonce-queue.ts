@@ -61,8 +61,10 @@ function queuedBySender(world: World): Map<string, Queued[]> {
 
 /** The journaled pending transaction a signed one (0x-hex) would replace: the same sender's at its nonce, if any. */
 export function pooledAtNonce(world: World, raw: string): { hash: string; raw: string } | undefined {
+  // An automining chain's pool is mostly empty: no sender is recovered then.
+  if (world.cChainPool.size === 0) return undefined;
   const tx = senderAndNonce(transactionHash(raw), raw);
-  if (!tx || world.cChainPool.size === 0) return undefined;
+  if (!tx) return undefined;
   const held = queuedBySender(world)
     .get(tx.sender)
     ?.find((pooled) => pooled.nonce === tx.nonce);
