@@ -29,6 +29,11 @@ export interface CorethExtra {
   fromSource: boolean;
   /** The header's Extra as coreth writes it (headerExtraOf); undefined for a fork source's block (the engine's). */
   headerExtra: Uint8Array | undefined;
+  /**
+   * The header's Root: the state after the block's atomic txs and fees, which the mock sets outside the engine's block
+   * (./evm.ts acceptBlocks); undefined for a fork source's block (the engine's).
+   */
+  stateRoot: `0x${string}` | undefined;
 }
 
 /**
@@ -157,9 +162,11 @@ export function corethExtraOf(
     // The world's fork read as fork/lazy.ts's `forkOf` reads it, without loading the fork's modules in a node that is none.
     fromSource: BigInt(block.number) <= ((world.fork as Fork | undefined)?.source.cHeight ?? -1n),
     headerExtra: undefined,
+    stateRoot: undefined,
   };
   if (extra.fromSource) return extra;
   extra.headerExtra = headerExtraOf(world, BigInt(block.number), state, release);
+  extra.stateRoot = block.stateRoot;
   extra.parentHash = parent?.extra.hash ?? block.parentHash;
   const encoded = encodeHeader(withCorethHeader(world, { ...block }, extra, release) as unknown as CorethBlock);
   extra.hash = keccakHex(encoded);
@@ -188,6 +195,7 @@ function withCorethHeader(
     fields.hash = extra.hash;
     fields.parentHash = extra.parentHash;
     if (extra.headerExtra) fields.extraData = hex(extra.headerExtra);
+    if (extra.stateRoot) fields.stateRoot = extra.stateRoot;
   }
   if (!extra?.fromSource) {
     // The genesis's is the genesis file's, 0x0 (core/genesis.go Genesis.toBlock).

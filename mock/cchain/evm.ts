@@ -9,7 +9,7 @@ import type { ForkConfig, Provider, ProviderConfig } from '@nomicfoundation/edr'
 import { edr as requireEdr } from '../shared/edr.ts';
 import { acceptIntoIndexes } from '../world/indexer.ts';
 import type { CChainEdit, World } from '../world/world.ts';
-import { type RpcBlock, blockIDOf, useNativeKeccak } from './blocks.ts';
+import { type RpcBlock, blockIDOf, keccakHex, useNativeKeccak } from './blocks.ts';
 import { CORETH_PREVRANDAO, type CorethExtra, corethBlockBytes, corethExtraOf } from './coreth-block.ts';
 import { CHECK_BLOCKS, FeeRules, type TipInfo } from './fees.ts';
 import { withCorethLogs } from './filter-criteria.ts';
@@ -137,6 +137,9 @@ const ignore = (): void => undefined;
 
 /** Requests that change the state of a block the chain has (edits of the latest one, reverts). */
 const EDITS = /"method":"(hardhat_set|evm_revert|hardhat_reset)/;
+/** A deferred request that edits an account (editRequests'). */
+const isEdit = (request: object): boolean =>
+  /^hardhat_set(Balance|Nonce|Code|StorageAt)$/.test((request as { method: string }).method);
 
 export class CChain {
   private genesisCache: CGenesis | undefined;
@@ -413,10 +416,11 @@ export class CChain {
           await this.includeAtomic(provider, last);
           blocks = await this.newBlocks(provider);
         }
+        const root = await this.settle(provider, blocks);
         resolve(result);
         answered = true;
         await afterAnswer();
-        await this.acceptBlocks(provider, blocks);
+        await this.acceptBlocks(provider, blocks, root);
       }).catch((error: unknown) => {
         if (!answered) return reject(error);
         // The caller has its answer: an internal check failing after it is reported where it can be seen.
@@ -508,7 +512,8 @@ export class CChain {
    * new). The world's C/block index holds one block per height after genesis, so its length is the last indexed height.
    */
   private async acceptNewBlocks(provider: Provider): Promise<void> {
-    await this.acceptBlocks(provider, await this.newBlocks(provider));
+    const blocks = await this.newBlocks(provider);
+    await this.acceptBlocks(provider, blocks, await this.settle(provider, blocks));
   }
 
   /**
@@ -535,21 +540,45 @@ export class CChain {
     return { blocks, coinbases };
   }
 
-  /** Each new block into the indexes (genesis too, when the engine is new), with its atomic txs, then announced. */
-  private async acceptBlocks(
+  /**
+   * The new blocks' edits outside their transactions, and the root of the state they leave: coreth pays the coinbase
+   * each tx's whole fee, gas used times the effective gas price (core/state_transition.go), where the engine burns the
+   * base fee part; that part is paid here, journaled at the last block for a replay. What the last block's atomic txs
+   * (./avax.ts) and fees changed is its state on coreth, whose header names its root: undefined when nothing changed.
+   */
+  private async settle(
     provider: Provider,
     { blocks, coinbases }: { blocks: RpcBlock[]; coinbases: Map<string, bigint> },
-  ): Promise<void> {
+  ): Promise<`0x${string}` | undefined> {
+    const last = blocks.at(-1);
+    if (!last) return undefined;
     const paid = new Map(coinbases);
+    for (const block of blocks) {
+      const miner = block.miner.slice(2).toLowerCase();
+      if (paid.has(miner)) paid.set(miner, paid.get(miner)! + baseFeesOf(block));
+    }
+    for (const [miner, balance] of paid) this.setBalance(miner, balance, Number(last.number));
+    // The engine proves no state a fork changed locally ("unsupported in fork mode"): a fork's blocks keep its roots.
+    return this.deferred.some(isEdit) && !this.world.fork ? this.stateRoot(provider) : undefined;
+  }
+
+  /**
+   * Each new block into the indexes (genesis too, when the engine is new), with its atomic txs, the last one under
+   * the `root` its edits left (`settle`), then announced. Nothing is awaited before the blocks are indexed (`write`).
+   */
+  private async acceptBlocks(
+    provider: Provider,
+    { blocks }: { blocks: RpcBlock[] },
+    root: `0x${string}` | undefined,
+  ): Promise<void> {
+    const last = blocks.at(-1);
     // The set base fee was the next block's only.
-    if (blocks.length > 0) this.nextBaseFeeSet = undefined;
+    if (last) this.nextBaseFeeSet = undefined;
     const promoted: string[][] = [];
     blocks.forEach((block) => {
       const height = Number(block.number);
-      this.recordFees(block, this.extras.get(height));
+      this.recordFees(block === last && root ? { ...block, stateRoot: root } : block, this.extras.get(height));
       this.extras.delete(height);
-      const miner = block.miner.slice(2).toLowerCase();
-      if (paid.has(miner)) paid.set(miner, paid.get(miner)! + baseFeesOf(block));
       // A block after the genesis is named by its proposervm block.
       acceptIntoIndexes(this.world, 'C', {
         height,
@@ -565,9 +594,6 @@ export class CChain {
           : [],
       );
     });
-    // coreth pays the coinbase each tx's whole fee, gas used times the effective gas price (core/state_transition.go),
-    // where the engine burns the base fee part: that part is paid here, journaled at the last block for a replay.
-    for (const [miner, balance] of paid) this.setBalance(miner, balance);
     for (const [i, block] of blocks.entries()) {
       // While automining, a pooled tx mined later was a queued one, not announced until now (see `pooled`).
       if (this.automine) await this.announce(provider, promoted[i]!);
@@ -663,6 +689,18 @@ export class CChain {
       const data = response.data;
       return typeof data === 'string' ? data : JSON.stringify(data);
     });
+  }
+
+  /**
+   * The root of the engine's latest state, edits included: the root node of any account's proof. The engine's header
+   * keeps the root its transactions left; eth_getProof reads the state as edited, which coreth's header names.
+   */
+  private async stateRoot(provider: Provider): Promise<`0x${string}` | undefined> {
+    const [proof] = await this.calls(provider, [['eth_getProof', [`0x${this.coinbase}`, [], 'latest']]], true).catch(
+      () => [undefined],
+    );
+    const node = (proof as { accountProof?: string[] } | undefined)?.accountProof?.[0];
+    return node ? keccakHex(Buffer.from(node.slice(2), 'hex')) : undefined;
   }
 
   /** Sends the deferred requests now. */

@@ -6,11 +6,12 @@
 import { ethChecksum } from '../engine/dev.ts';
 import { corethAnswer } from './block-hashes.ts';
 import { transactionBytes } from './blocks.ts';
-import { asImpersonated } from './engine-pool.ts';
+import { asImpersonated, dropFromEngine } from './engine-pool.ts';
 import type { CChain } from './evm.ts';
 import { pricedOf, tipRefusal } from './min-tip.ts';
-import { transactionHash } from './nonce-queue.ts';
+import { pooledAtNonce, transactionHash } from './nonce-queue.ts';
 import { transactionSender } from './raw-transaction.ts';
+import { decodeSigned } from './signed-tx.ts';
 import { submitRefusal } from './submit-limits.ts';
 
 type Provider = Parameters<Parameters<CChain['run']>[0]>[0];
@@ -62,6 +63,38 @@ export function senderOfWrite(method: string, params: unknown): string | undefin
   return ethChecksum(senderOf(params));
 }
 
+/** legacypool.DefaultConfig.PriceBump: the percentage a replacement raises both fee caps by. */
+const PRICE_BUMP = 10n;
+
+/**
+ * Whether legacypool's list.Add takes `next` in place of `old` (same sender and nonce): both caps above the old
+ * ones, and at least the old ones raised by PRICE_BUMP, rounded down (big.Int's Div). The engine rounds the bump up,
+ * so it refuses what coreth takes when the old caps times 110 are no multiple of 100 (19 wei → 20).
+ */
+function replaces(old: string, next: string): boolean {
+  const [was, is] = [decodeSigned(old), decodeSigned(next)];
+  if (!was || !is || is.feeCap <= was.feeCap || is.tip <= was.tip) return false;
+  const bumped = (cap: bigint) => (cap * (100n + PRICE_BUMP)) / 100n;
+  return is.feeCap >= bumped(was.feeCap) && is.tip >= bumped(was.tip);
+}
+
+/**
+ * A signed transaction sent in place of the pooled one of its sender and nonce that coreth's rule lets it replace:
+ * the old one leaves the engine's pool first, so the engine's own rule never refuses it; refused for anything else,
+ * the old one goes back as it came (the pool's journal kept it throughout).
+ */
+async function sendReplacing(chain: CChain, p: Provider, raw: string, request: string) {
+  const old = pooledAtNonce(chain.world, raw);
+  if (!old || !replaces(old.raw, raw)) return chain.sendTransaction(p, request);
+  await dropFromEngine(chain, p, [old.hash]);
+  const sent = await chain.sendTransaction(p, request);
+  if ((JSON.parse(sent.answer) as { result?: unknown }).result === undefined) {
+    const again = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [old.raw] });
+    await chain.sendTransaction(p, again);
+  }
+  return sent;
+}
+
 /** A write's `request` (the engine's JSON-RPC text) sent, inside a write op: the engine's answer text. */
 export async function sendWrite(
   chain: CChain,
@@ -79,7 +112,9 @@ export async function sendWrite(
   )
     return '{"error":{"code":-32000,"message":"already known"}}';
   const { answer: sent, held } = await asImpersonated(chain, p, autoImpersonated(chain, method, params), () =>
-    chain.sendTransaction(p, request),
+    method === 'eth_sendRawTransaction' && typeof raw === 'string'
+      ? sendReplacing(chain, p, raw, request)
+      : chain.sendTransaction(p, request),
   );
   const answer = corethAnswer(chain, method, sent);
   const { result } = JSON.parse(answer) as { result?: unknown };
