@@ -10,7 +10,6 @@
  */
 import type { Provider } from '@nomicfoundation/edr';
 import { forkOf } from '../fork/lazy.ts';
-import { poolAside } from './dev.ts';
 import type { CChain } from './evm.ts';
 
 interface Account {
@@ -94,17 +93,15 @@ export async function loadMerged(chain: CChain, load: () => void): Promise<void>
   await chain.run(async (provider) => {
     const loaded = await stateKeys(chain, provider);
     const missing = [...held].filter(([address]) => !loaded.has(address));
-    // The engine sets no nonce while its pool holds a transaction: the loaded pool is set aside meanwhile.
-    await poolAside(chain, provider, async () => {
-      for (const [address, { balance, nonce, code, storage }] of missing) {
-        await chain.editNow(provider, {
-          address,
-          balance,
-          ...(nonce > 0n ? { nonce } : {}),
-          ...(code !== '0x' ? { code } : {}),
-        });
-        for (const [slot, value] of storage) await chain.editNow(provider, { address, storage: { slot, value } });
-      }
-    });
+    // A loaded state holds no pool (dev.dumpState), so the engine takes every nonce edit.
+    for (const [address, { balance, nonce, code, storage }] of missing) {
+      await chain.editNow(provider, {
+        address,
+        balance,
+        ...(nonce > 0n ? { nonce } : {}),
+        ...(code !== '0x' ? { code } : {}),
+      });
+      for (const [slot, value] of storage) await chain.editNow(provider, { address, storage: { slot, value } });
+    }
   });
 }
