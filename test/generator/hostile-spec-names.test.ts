@@ -5,14 +5,17 @@
  * `$ref` to a URL reads nothing, except the OpenRPC meta-schema's, which reads the toolkit's own copy; `__proto__`
  * keys anywhere in a document stay data.
  */
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SpecError } from '../../generators/load/index.ts';
 import { generate, loadModel } from '../../generators/pipeline.ts';
+import { payload } from './hostile-spec.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'hostile-names-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
@@ -139,5 +142,43 @@ describe('__proto__ keys as data', () => {
     const published = JSON.parse(readFileSync(join(out, 'openrpc/p.json'), 'utf8'));
     expect(Object.hasOwn(published['x-extension'], '__proto__')).toBe(true);
     expect(Object.getPrototypeOf(published['x-extension'])).toBe(Object.prototype);
+  });
+});
+
+describe('component names as an attack', () => {
+  it('a schema named with every attack, and one with quotes, a line separator and a script tag, stays data', async () => {
+    const markFile = join(temp, 'ran');
+    // A component's name in a `$ref`: `~` and `/` escaped as JSON pointer says, then percent-encoded.
+    const refTo = (name: string) =>
+      `#/components/schemas/${encodeURIComponent(name.replaceAll('~', '~0').replaceAll('/', '~1'))}`;
+    const names = [payload(1, markFile), 'a\u2028b"c\'d`e${f}</script><!--{{g}}'];
+    const spec = specWith('component-names', {
+      'c.json': {
+        ...documentOf('c_get'),
+        methods: [
+          {
+            name: 'c_get',
+            params: names.map((name, i) => ({ name: `p${i}`, required: true, schema: { $ref: refTo(name) } })),
+            result: { name: 'r', schema: { $ref: refTo(names[0]!) } },
+          },
+        ],
+        components: { schemas: Object.fromEntries(names.map((name) => [name, { type: 'string', title: name }])) },
+      },
+    });
+    const out = `${spec}-out`;
+    await generate({ spec, out });
+    const options: ts.CompilerOptions = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, types: [] };
+    const program = ts.createProgram([join(out, 'client/src/types.ts')], options);
+    expect(ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' '))).toEqual(
+      [],
+    );
+    await import(pathToFileURL(join(out, 'client/dist/index.js')).href);
+    expect(existsSync(markFile)).toBe(false);
+    expect((globalThis as { hostileRan?: number[] }).hostileRan).toBeUndefined();
+    for (const page of readdirSync(join(out, 'docs')).filter((f) => f.endsWith('.html'))) {
+      const html = readFileSync(join(out, 'docs', page), 'utf8');
+      expect(html.match(/<script/g), page).toHaveLength(1);
+      expect(html).not.toContain('</script><!--{{g}}');
+    }
   });
 });
