@@ -51,7 +51,9 @@ export function wrapWideUnions(text: string): string {
     // An index signature's union (`[k: string]: A | B;`) too, and one whose last member opens an object type that goes
     // on below (`... | B | {`), as json-schema-to-typescript prints the OpenRPC meta-schema's extension members.
     const declaration =
-      /^(\s*)((?:export )?type [\w$]+ =|(?:[\w$]+|"(?:[^"\\]|\\.)*"|\[[\w$]+: string\])\??:) (.+?)(;| \| \{)$/.exec(line);
+      /^(\s*)((?:export )?type [\w$]+ =|(?:[\w$]+|"(?:[^"\\]|\\.)*"|\[[\w$]+: string\])\??:) (.+?)(;| \| \{)$/.exec(
+        line,
+      );
     const members = declaration ? topLevelMembers(declaration[3]!) : [];
     if (members.length < (declaration?.[4] === ';' ? 2 : 1)) return line;
     const [, indent, head, , end] = declaration as unknown as [string, string, string, string, string];

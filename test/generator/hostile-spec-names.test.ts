@@ -151,7 +151,7 @@ describe('component names as an attack', () => {
     // A component's name in a `$ref`: `~` and `/` escaped as JSON pointer says, then percent-encoded.
     const refTo = (name: string) =>
       `#/components/schemas/${encodeURIComponent(name.replaceAll('~', '~0').replaceAll('/', '~1'))}`;
-    const names = [payload(1, markFile), 'a\u2028b"c\'d`e${f}</script><!--{{g}}'];
+    const names = [payload(1, markFile), `a\u2028b"c'd\`e\${f}</script><!--{{g}}`];
     const spec = specWith('component-names', {
       'c.json': {
         ...documentOf('c_get'),
