@@ -175,12 +175,23 @@ function problemsOf(
     const specific = group.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
     const seen = new Set<string>();
     for (const e of specific.length > 0 ? specific : group) {
-      const message = `OpenRPC meta-schema: ${errorMessage(e)}`;
+      const message = `OpenRPC meta-schema: ${errorMessage(e)}${regexCause(e)}`;
       if (!seen.has(message)) problems.push({ pointer, message });
       seen.add(message);
     }
   }
   return problems;
+}
+
+/** Why a `pattern` is no ECMA-262 regular expression (`[._-/]`: a range out of order), as JavaScript says it. */
+function regexCause(error: ErrorObject): string {
+  if (error.keyword !== 'format' || error.params.format !== 'regex' || typeof error.data !== 'string') return '';
+  try {
+    new RegExp(error.data, 'u');
+    return '';
+  } catch (cause) {
+    return ` (${(cause as Error).message})`;
+  }
 }
 
 /** Document order: array indexes compare as numbers (`/methods/2` before `/methods/10`). */

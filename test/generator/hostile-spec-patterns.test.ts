@@ -61,4 +61,21 @@ describe('patterns that would hang a backtracking matcher', () => {
     });
     expect(files.some((f) => f.path.startsWith('server/src/validators/'))).toBe(true);
   });
+
+  // Accumulate's document (corpus README) writes `[0-9a-zA-Z._-/]`: the range `_-/` is out of order.
+  it('refuses a pattern that is no ECMA-262 regular expression at the pattern, saying why', () => {
+    let error: unknown;
+    try {
+      loadModel(specWith('range', '^[0-9a-zA-Z._-/]+$', 'a'));
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(SpecError);
+    expect((error as SpecError).problems).toEqual([
+      expect.objectContaining({
+        pointer: '/methods/0/params/0/schema/pattern',
+        message: expect.stringContaining('Range out of order in character class'),
+      }),
+    ]);
+  });
 });
