@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import type { BundledDocument, SourceMapping } from '../common/document.ts';
 import { specRoot } from './profile.ts';
 import { displayPath, readJsonFile, readOnce } from './read.ts';
+import { knownSchema, knownSchemaName } from './known-schemas.ts';
 import { type SpecFolder, isUrl, refFile } from './ref-file.ts';
 import { absoluteUri, resourceAt, resourcesOf } from './resources.ts';
 import {
@@ -46,7 +47,11 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
   const rootFile = resolve(file);
   const folderPath = specRoot(dirname(rootFile));
   const folder: SpecFolder = { path: folderPath, real: realpathSync(folderPath) };
-  const load = readOnce(read, problems);
+  const readFile = readOnce(read, problems);
+  const load = (file: string) => {
+    const known = knownSchema(file);
+    return known ? { value: known } : readFile(file);
+  };
   /** Component entries by kind and name, and which target (`file#pointer`) each name stands for. */
   const components = Object.fromEntries(
     COMPONENT_KINDS.map((kind) => [kind, new Map<string, { value: Json; origin: string }>()]),
@@ -104,12 +109,15 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     if (!isObject(node)) return;
     // References are rewritten to the bundle's root, so an `$id`, which would make them resolve against itself, goes.
     if (role === 'schemas' && typeof node.$id === 'string') delete node.$id;
-    if (typeof node.$ref === 'string' && !(extension && isUrl(node.$ref))) {
+    // In a map of names (`properties`), `$ref` is a name like any other: the OpenRPC meta-schema's reference object
+    // has a property `$ref`.
+    const names = role === 'schemaMap';
+    if (!names && typeof node.$ref === 'string' && !(extension && isUrl(node.$ref))) {
       const kind: ComponentKind = isKind(role) ? role : 'schemas';
       node.$ref = rewriteRef(node.$ref, currentFile, tokens, kind);
     }
     for (const [key, child] of Object.entries(node)) {
-      if (key === '$ref') continue;
+      if (key === '$ref' && !names) continue;
       walk(child, currentFile, [...tokens, key], childRole(role, key, extension), extension || isExtension(role, key));
     }
   };
@@ -234,7 +242,7 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
         aliasHops--;
       }
     }
-    const stem = basename(targetFile).replace(/\.json$/i, '');
+    const stem = knownSchemaName(targetFile) ?? basename(targetFile).replace(/\.json$/i, '');
     const kind = named?.kind ?? contextKind;
     let name = named?.name ?? pathName(resource?.nameTokens ?? pointerTokens) ?? stem;
     if (name === '') {

@@ -48,20 +48,41 @@ export function loadSpec(files: string[]): BundledDocument[] {
       else owners.set(name, `${bundle.file} (${locate(bundle, `/methods/${i}`).file})`);
     });
   }
-  const names = new Map<string, string>();
+  // An endpoint's name is its generated files' names (`client/src/<name>.ts`, `docs/<name>.html`) and a module path
+  // inside string literals: two names one in another case would be one file on a case-insensitive file system (macOS,
+  // Windows), and a quote, brace or slash in one would be code or a folder.
+  const names = new Map<string, { name: string; file: string }>();
   for (const bundle of bundles) {
-    const other = names.get(bundle.name);
+    const bad = [...bundle.name].find((ch) => !ENDPOINT_NAME_CHARACTER.test(ch));
+    if (bad !== undefined || bundle.name.startsWith('.'))
+      problems.push({
+        file: bundle.file,
+        pointer: '',
+        message:
+          `the endpoint name "${bundle.name}" (the document's file name) ` +
+          `${bad === undefined ? 'starts with "."' : `holds ${JSON.stringify(bad)}`}, which the generated files' ` +
+          'names and module paths cannot: name the document with letters, digits, spaces, ".", "-" and "_"',
+      });
+    const key = bundle.name.toLowerCase();
+    const other = names.get(key);
     if (other)
       problems.push({
         file: bundle.file,
         pointer: '',
-        message: `endpoint name "${bundle.name}" is also the name of ${other}`,
+        message:
+          other.name === bundle.name
+            ? `endpoint name "${bundle.name}" is also the name of ${other.file}`
+            : `endpoint name "${bundle.name}" differs from that of ${other.file} ("${other.name}") only in case: ` +
+              'on a case-insensitive file system (macOS, Windows) their generated files would be one; rename one',
       });
-    names.set(bundle.name, bundle.file);
+    else names.set(key, { name: bundle.name, file: bundle.file });
   }
   if (problems.length > 0) throw new SpecError(unique(problems));
   return bundles;
 }
+
+/** What an endpoint name, a generated file's name, may hold: letters, digits, spaces, `.`, `-` and `_`. */
+const ENDPOINT_NAME_CHARACTER = /^[\p{L}\p{N}\p{M} ._-]$/u;
 
 /**
  * Runs one step of loading `file`: its problems, or a fault of the toolkit's own turned into one problem naming the

@@ -22,9 +22,9 @@ const META_ID = 'https://meta.open-rpc.org/';
 /**
  * The OpenRPC meta-schema describes schemas by reference to the JSON Schema meta-schema at meta.json-schema.tools,
  * spelt with and without a trailing slash. Folding that one in under `definitions` makes the whole thing one
- * offline, self-contained draft-07 schema.
+ * offline, self-contained draft-07 schema: what a document's `$ref` to the meta-schema's URL reads (known-schemas.ts).
  */
-function selfContainedMetaSchema(version: SpecVersion): Record<string, unknown> {
+export function openrpcMetaSchema(version: SpecVersion = '1.3'): Record<string, unknown> {
   const {
     $schema: _a,
     $id: _b,
@@ -32,20 +32,27 @@ function selfContainedMetaSchema(version: SpecVersion): Record<string, unknown> 
     ...jsonRoot
   } = jsonSchemaMetaSchema as unknown as Record<string, Record<string, unknown>>;
   const { $schema: _c, $id: _d, ...openrpc } = OPENRPC_SCHEMAS[version]() as Record<string, Record<string, unknown>>;
+  const merged = { ...openrpc, definitions: { ...openrpc.definitions, ...jsonDefinitions, JSONSchema: jsonRoot } };
+  const text = JSON.stringify(merged)
+    .replaceAll('"$ref":"#"', '"$ref":"#/definitions/JSONSchema"')
+    .replaceAll('"$ref":"https://meta.json-schema.tools/#/', '"$ref":"#/')
+    .replaceAll('"$ref":"https://meta.json-schema.tools"', '"$ref":"#/definitions/JSONSchema"');
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+/** The meta-schema the loader checks documents against: the published one with the toolkit's own readings. */
+function selfContainedMetaSchema(version: SpecVersion): Record<string, unknown> {
   type Definition = Record<string, unknown> & { properties?: Record<string, unknown> };
+  const openrpc = openrpcMetaSchema(version) as Record<string, Record<string, Definition>>;
+  const definitions = openrpc.definitions!;
   // ajv checks `uniqueItems` of untyped items (an `enum`'s values) pair by pair, in time quadratic in the list: a
   // 100,000-value enum kept the loader busy for a minute. The same rule, `uniqueJsonItems`, checks each value's canonical
   // JSON against those before it, in linear time.
-  const schemaObject = jsonDefinitions!.JSONSchemaObject as Record<string, Record<string, Record<string, unknown>>>;
-  const { uniqueItems: _e, ...enumSchema } = schemaObject.properties!.enum!;
-  const definitions: Record<string, Definition> = {
-    ...openrpc.definitions,
-    ...jsonDefinitions,
-    JSONSchemaObject: {
-      ...schemaObject,
-      properties: { ...schemaObject.properties, enum: { ...enumSchema, uniqueJsonItems: true } },
-    },
-    JSONSchema: jsonRoot,
+  const schemaObject = definitions.JSONSchemaObject as Definition & { properties: Record<string, Definition> };
+  const { uniqueItems: _e, ...enumSchema } = schemaObject.properties.enum!;
+  definitions.JSONSchemaObject = {
+    ...schemaObject,
+    properties: { ...schemaObject.properties, enum: { ...enumSchema, uniqueJsonItems: true } },
   };
   // The meta-schema admits no extension on an error object; the toolkit reads one there, `x-error-name` (the name
   // generated code gives the error), which the published documents leave out (generators/shared/published.ts).
@@ -71,12 +78,7 @@ function selfContainedMetaSchema(version: SpecVersion): Record<string, unknown> 
     branch.$ref === '#/definitions/referenceObject' ? { $ref: '#/definitions/methodReference' } : branch,
   );
   const properties = { ...openrpc.properties, methods: { ...methods, items: { ...methods.items, oneOf } } };
-  const merged = { ...openrpc, properties, definitions };
-  const text = JSON.stringify(merged)
-    .replaceAll('"$ref":"#"', '"$ref":"#/definitions/JSONSchema"')
-    .replaceAll('"$ref":"https://meta.json-schema.tools/#/', '"$ref":"#/')
-    .replaceAll('"$ref":"https://meta.json-schema.tools"', '"$ref":"#/definitions/JSONSchema"');
-  return JSON.parse(text) as Record<string, unknown>;
+  return { ...openrpc, properties, definitions };
 }
 
 interface Validators {
@@ -173,12 +175,23 @@ function problemsOf(
     const specific = group.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
     const seen = new Set<string>();
     for (const e of specific.length > 0 ? specific : group) {
-      const message = `OpenRPC meta-schema: ${errorMessage(e)}`;
+      const message = `OpenRPC meta-schema: ${errorMessage(e)}${regexCause(e)}`;
       if (!seen.has(message)) problems.push({ pointer, message });
       seen.add(message);
     }
   }
   return problems;
+}
+
+/** Why a `pattern` is no ECMA-262 regular expression (`[._-/]`: a range out of order), as JavaScript says it. */
+function regexCause(error: ErrorObject): string {
+  if (error.keyword !== 'format' || error.params.format !== 'regex' || typeof error.data !== 'string') return '';
+  try {
+    new RegExp(error.data, 'u');
+    return '';
+  } catch (cause) {
+    return ` (${(cause as Error).message})`;
+  }
 }
 
 /** Document order: array indexes compare as numbers (`/methods/2` before `/methods/10`). */

@@ -6,6 +6,7 @@ import { lossyValues } from './json-text.ts';
 
 /** How files appear in messages: relative to the working directory, with forward slashes. */
 export function displayPath(file: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(file)) return file; // a URL the toolkit knows (known-schemas.ts)
   return relative(process.cwd(), file).split('\\').join('/') || file;
 }
 

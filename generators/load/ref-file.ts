@@ -1,9 +1,10 @@
 /**
  * Which file a `$ref` may read: only regular files inside the spec's folder, never a URL, a path out through `../` or
- * an absolute path, nor a symlink that leads out. A refusal names the reference, never what it points at outside.
+ * an absolute path, nor a symlink that leads out (the few URLs of known-schemas.ts read the toolkit's own copy). A refusal names the reference, never what it points at outside.
  */
 import { realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { knownSchemaName } from './known-schemas.ts';
 import { displayPath, notRegular } from './read.ts';
 
 /** The spec's folder as written and as the file system resolves it (through symlinks). */
@@ -31,7 +32,10 @@ export function refFile(
   folder: SpecFolder,
 ): { file: string } | { refused: string } {
   if (path === '') return { file: currentFile };
-  if (isUrl(path)) return { refused: `$ref "${ref}" is a URL; only files inside the spec folder are read` };
+  if (isUrl(path))
+    return knownSchemaName(path)
+      ? { file: path }
+      : { refused: `$ref "${ref}" is a URL; only files inside the spec folder are read` };
   let decoded: string;
   try {
     decoded = decodeURI(path);

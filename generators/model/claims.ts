@@ -35,7 +35,8 @@ export function claimNames(
   const doc = bundle.document as Obj;
   const at = (pointer: string) => locate(bundle, pointer);
   const client = clientClassName(typeName);
-  if (RESERVED_MODULE_NAMES.has(bundle.name)) {
+  // One file on a case-insensitive file system too (`Index.json` beside the package's `index.ts`).
+  if (RESERVED_MODULE_NAMES.has(bundle.name.toLowerCase())) {
     names.collisions.push({
       ...at(''),
       message:

@@ -48,11 +48,17 @@ export function unionAfter(column: number, indent: string, members: string[], en
  */
 export function wrapWideUnions(text: string): string {
   return text.replace(new RegExp(`^.{${WIDTH + 1},}$`, 'gm'), (line) => {
-    const declaration = /^(\s*)((?:export )?type [\w$]+ =|(?:[\w$]+|"(?:[^"\\]|\\.)*")\??:) (.+);$/.exec(line);
+    // An index signature's union (`[k: string]: A | B;`) too, and one whose last member opens an object type that goes
+    // on below (`... | B | {`), as json-schema-to-typescript prints the OpenRPC meta-schema's extension members.
+    const declaration =
+      /^(\s*)((?:export )?type [\w$]+ =|(?:[\w$]+|"(?:[^"\\]|\\.)*"|\[[\w$]+: string\])\??:) (.+?)(;| \| \{)$/.exec(
+        line,
+      );
     const members = declaration ? topLevelMembers(declaration[3]!) : [];
-    if (members.length < 2) return line;
-    const [, indent, head] = declaration as unknown as [string, string, string];
-    return `${indent}${head}\n${members.map((member) => `${indent}  | ${member}`).join('\n')};`;
+    if (members.length < (declaration?.[4] === ';' ? 2 : 1)) return line;
+    const [, indent, head, , end] = declaration as unknown as [string, string, string, string, string];
+    const last = end === ';' ? ';' : `\n${indent}  | {`;
+    return `${indent}${head}\n${members.map((member) => `${indent}  | ${member}`).join('\n')}${last}`;
   });
 }
 
