@@ -28,10 +28,35 @@ import { allValidatorsAt } from './world/warp-sets.ts';
 /** What the generated server takes for an endpoint: its handlers, any of which may be left out. */
 export type HandlersOf<E extends EndpointName> = Parameters<(typeof ENDPOINTS)[E]['create']>[0];
 
+/** A handler's params (the generated `*Params`) and its answer (the generated `*Result`, raw or promised). */
+type ParamsOf<H> = H extends (params: infer P, context: never) => unknown ? P : never;
+type AnswerOf<H> = H extends (params: never, context: never) => infer A ? A : never;
+/** The names of a method's params; none for a method without params (the generated `Record<string, never>`). */
+type NamesOf<P> = string extends keyof P ? never : keyof P;
+
+/**
+ * The world's reads `R` bound to endpoint E's handlers, as arrow types (a handler interface's methods compare their
+ * params both ways): each read is a method of E that takes the method's params (the world types the params a read
+ * looks at by name alone, ./world/reads.ts Params, so none may be a name the method lacks) and answers its result.
+ */
+export type ReadsOf<E extends EndpointName, R> = {
+  [K in keyof R]: K extends keyof HandlersOf<E>
+    ? BoundRead<HandlersOf<E>[K], R[K]>
+    : `${E} has no method ${K & string}`;
+};
+type BoundRead<H, F> = F extends (params: infer S) => unknown
+  ? [Exclude<keyof S, NamesOf<ParamsOf<H>>>] extends [never]
+    ? (params: ParamsOf<H>) => AnswerOf<H>
+    : `no param ${Exclude<keyof S, NamesOf<ParamsOf<H>>> & string} in the spec`
+  : never;
+
 export interface Served<E extends EndpointName> {
   handlers: HandlersOf<E>;
-  checks?: { readonly [K in keyof HandlersOf<E>]?: (params: Params) => unknown };
+  checks?: { readonly [K in keyof HandlersOf<E>]?: (params: ParamsOf<HandlersOf<E>[K]>) => unknown };
 }
+
+/** The world's reads of endpoint `endpoint`, as they are, once the compiler has checked them against its handlers. */
+const bound = <E extends EndpointName, R extends ReadsOf<E, R>>(_endpoint: E, reads: R): R => reads;
 
 /** Each endpoint's handlers on the mock's state; an index and a proposervm answer for the `scope` they serve. */
 export function mockHandlers(state: MockState, scope: string | undefined): { [E in EndpointName]: () => Served<E> } {
@@ -39,26 +64,26 @@ export function mockHandlers(state: MockState, scope: string | undefined): { [E 
   const reads = <R>(handlers: R) => ({ handlers, checks: handlers });
   return {
     'p-chain': () => {
-      const handlers = {
+      const handlers = bound('p-chain', {
         ...pChainReads(world, TX_TYPES),
-        getAllValidatorsAt: (p: Params) => allValidatorsAt(world, p),
-      } satisfies Partial<HandlersOf<'p-chain'>>;
+        getAllValidatorsAt: (p: Params<'height'>) => allValidatorsAt(world, p),
+      });
       return { handlers: { ...handlers, issueTx: issueTx(engine, 'P') }, checks: handlers };
     },
     'x-chain': () => {
-      const handlers = xChainReads(world, TX_TYPES) satisfies Partial<HandlersOf<'x-chain'>>;
+      const handlers = bound('x-chain', xChainReads(world, TX_TYPES));
       return { handlers: { ...handlers, issueTx: issueTx(engine, 'X') }, checks: handlers };
     },
     'x-wallet': () => ({ handlers: { issueTx: issueTx(engine, 'X') } }),
-    'avm-static': () => reads(staticReads() satisfies HandlersOf<'avm-static'>),
-    indexer: () => reads(indexReads(world, scope as IndexName) satisfies HandlersOf<'indexer'>),
-    proposervm: () => reads(proposervmReads(world, scope === 'C' ? 'C' : 'P') satisfies HandlersOf<'proposervm'>),
+    'avm-static': () => reads(bound('avm-static', staticReads())),
+    indexer: () => reads(bound('indexer', indexReads(world, scope as IndexName))),
+    proposervm: () => reads(bound('proposervm', proposervmReads(world, scope === 'C' ? 'C' : 'P'))),
     info: () => {
-      const handlers = {
+      const handlers = bound('info', {
         ...infoReads(world),
         ...nodeReads(world, () => state.version().version),
         getNodeVersion: () => state.version(),
-      } satisfies Partial<HandlersOf<'info'>>;
+      });
       // Only an absent (or null) param passes the node's decoder and reaches the handler's refusal; a wrong type
       // does not.
       const blockchainID = ({ alias = '' }: { alias?: string | null }) => {
@@ -90,7 +115,7 @@ export function mockHandlers(state: MockState, scope: string | undefined): { [E 
       },
     }),
     admin: () => {
-      const alias = (p: Params) => checkAlias(String(p.alias ?? ''));
+      const alias = (p: Params<'alias'>) => checkAlias(String(p.alias ?? ''));
       return {
         handlers: {
           ...delegate(admin, ['alias', 'aliasChain', 'getChainAliases', 'getLoggerLevel', 'setLoggerLevel']),
@@ -124,7 +149,8 @@ export function mockHandlers(state: MockState, scope: string | undefined): { [E 
   };
 }
 
-export type Answer = (params: Params) => unknown;
+/** A handler or a check as node.ts wraps it: whatever its method's params and answer (bound above). */
+export type Answer = (params: Record<string, unknown>) => unknown;
 
 /** A method's handler, and the check that words the node's refusal of its params; either may be absent. */
 export interface MethodAnswers {
@@ -172,8 +198,9 @@ function delegate<T extends object, K extends keyof T>(target: T, names: readonl
 function atomicHandlers(state: MockState) {
   const lazily = <K extends keyof AtomicApi & keyof HandlersOf<'c-avax'>>(name: K) => {
     type Reply = ReturnType<AtomicApi[K]>;
-    const call = (atomic: AtomicApi, params: Params) => (atomic[name] as (p: Params) => Reply).call(atomic, params);
-    return (params: Params): Reply | Promise<Awaited<Reply>> => {
+    type Taken = ParamsOf<HandlersOf<'c-avax'>[K]>;
+    const call = (atomic: AtomicApi, params: Taken) => (atomic[name] as (p: Taken) => Reply).call(atomic, params);
+    return (params: Taken): Reply | Promise<Awaited<Reply>> => {
       const loaded = state.cChain.atomic;
       return loaded
         ? call(loaded, params)

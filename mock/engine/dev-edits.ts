@@ -7,7 +7,8 @@
 import { cb58Decode, cb58Encode } from '../../generators/formats.ts';
 import { makeUtxo, sha256, utxoIDOf } from '../world/codec.ts';
 import { EMPTY_ID } from '../world/networks.ts';
-import { LAST_RFC3339_SECOND, type Params, rfc3339 } from '../world/reads.ts';
+import type { UntypedParams as Params } from '../shared/untyped-params.ts';
+import { LAST_RFC3339_SECOND, rfc3339 } from '../world/reads.ts';
 import { potentialReward } from '../world/reward.ts';
 import { isCurrent } from '../world/stakers.ts';
 import type { Owner, UtxoChain } from '../world/types.ts';

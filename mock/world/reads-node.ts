@@ -11,7 +11,7 @@ import { SECOND, goTime } from './go-time.ts';
 import { lastAt, nodeIdentity, peersOf } from './node-identity.ts';
 import { FX_IDS, VM_IDS } from './networks.ts';
 import { upgradeTime } from './reads-info.ts';
-import type { Params, Reads } from './reads.ts';
+import type { Params } from './reads.ts';
 import type { World } from './world.ts';
 
 /** The peer's release: the node's, or on a live network a patch of its line at most the node's. */
@@ -22,7 +22,7 @@ function peerVersion(world: World, version: string, draw: number): string {
 }
 
 export function nodeReads(world: World, version: () => string) {
-  const peers = (p: Params) => {
+  const peers = (p: Params<'nodeIDs'>) => {
     const wanted = Array.isArray(p.nodeIDs) && p.nodeIDs.length > 0 ? new Set(p.nodeIDs as string[]) : undefined;
     const now = world.time.get() * SECOND;
     const announced = Date.parse(upgradeTime(world, 'granite')) / 1000;
@@ -58,5 +58,5 @@ export function nodeReads(world: World, version: () => string) {
     }),
     // No peer supports or objects to an ACP, and the release has none open to a vote.
     acps: () => ({ acps: {} }),
-  } satisfies Reads;
+  };
 }
