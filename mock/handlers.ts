@@ -35,16 +35,17 @@ type AnswerOf<H> = H extends (params: never, context: never) => infer A ? A : ne
 type NamesOf<P> = string extends keyof P ? never : keyof P;
 
 /**
- * The world's reads `R` bound to endpoint E's handlers, as arrow types (a handler interface's methods compare their
- * params both ways): each read is a method of E that takes the method's params (the world types the params a read
- * looks at by name alone, ./world/reads.ts Params, so none may be a name the method lacks) and answers its result.
+ * Handlers `R` (the world's reads, the engine's issue methods, the node state's methods) bound to endpoint E's
+ * interface, as arrow types, which compare params one way (the interface's methods compare them both ways): each is a
+ * method of E, names only params of that method (a read types the params it looks at by name alone, values unknown:
+ * ./world/reads.ts Params), takes the method's generated params and answers its result.
  */
-export type ReadsOf<E extends EndpointName, R> = {
+export type BoundHandlers<E extends EndpointName, R> = {
   [K in keyof R]: K extends keyof HandlersOf<E>
-    ? BoundRead<HandlersOf<E>[K], R[K]>
+    ? BoundHandler<HandlersOf<E>[K], R[K]>
     : `${E} has no method ${K & string}`;
 };
-type BoundRead<H, F> = F extends (params: infer S) => unknown
+type BoundHandler<H, F> = F extends (params: infer S) => unknown
   ? [Exclude<keyof S, NamesOf<ParamsOf<H>>>] extends [never]
     ? (params: ParamsOf<H>) => AnswerOf<H>
     : `no param ${Exclude<keyof S, NamesOf<ParamsOf<H>>> & string} in the spec`
@@ -55,8 +56,8 @@ export interface Served<E extends EndpointName> {
   checks?: { readonly [K in keyof HandlersOf<E>]?: (params: ParamsOf<HandlersOf<E>[K]>) => unknown };
 }
 
-/** The world's reads of endpoint `endpoint`, as they are, once the compiler has checked them against its handlers. */
-const bound = <E extends EndpointName, R extends ReadsOf<E, R>>(_endpoint: E, reads: R): R => reads;
+/** Handlers of `endpoint`, as they are, once the compiler has checked them against its interface (BoundHandlers). */
+const bound = <E extends EndpointName, R extends BoundHandlers<E, R>>(_endpoint: E, handlers: R): R => handlers;
 
 /** Each endpoint's handlers on the mock's state; an index and a proposervm answer for the `scope` they serve. */
 export function mockHandlers(state: MockState, scope: string | undefined): { [E in EndpointName]: () => Served<E> } {
@@ -64,26 +65,26 @@ export function mockHandlers(state: MockState, scope: string | undefined): { [E 
   const reads = <R>(handlers: R) => ({ handlers, checks: handlers });
   return {
     'p-chain': () => {
-      const handlers = bound('p-chain', {
+      const own = {
         ...pChainReads(world, TX_TYPES),
         getAllValidatorsAt: (p: Params<'height'>) => allValidatorsAt(world, p),
-      });
-      return { handlers: { ...handlers, issueTx: issueTx(engine, 'P') }, checks: handlers };
+      };
+      return { handlers: bound('p-chain', { ...own, issueTx: issueTx(engine, 'P') }), checks: own };
     },
     'x-chain': () => {
-      const handlers = bound('x-chain', xChainReads(world, TX_TYPES));
-      return { handlers: { ...handlers, issueTx: issueTx(engine, 'X') }, checks: handlers };
+      const own = xChainReads(world, TX_TYPES);
+      return { handlers: bound('x-chain', { ...own, issueTx: issueTx(engine, 'X') }), checks: own };
     },
-    'x-wallet': () => ({ handlers: { issueTx: issueTx(engine, 'X') } }),
+    'x-wallet': () => ({ handlers: bound('x-wallet', { issueTx: issueTx(engine, 'X') }) }),
     'avm-static': () => reads(bound('avm-static', staticReads())),
     indexer: () => reads(bound('indexer', indexReads(world, scope as IndexName))),
     proposervm: () => reads(bound('proposervm', proposervmReads(world, scope === 'C' ? 'C' : 'P'))),
     info: () => {
-      const handlers = bound('info', {
+      const own = {
         ...infoReads(world),
         ...nodeReads(world, () => state.version().version),
         getNodeVersion: () => state.version(),
-      });
+      };
       // Only an absent (or null) param passes the node's decoder and reaches the handler's refusal; a wrong type
       // does not.
       const blockchainID = ({ alias = '' }: { alias?: string | null }) => {
@@ -97,16 +98,16 @@ export function mockHandlers(state: MockState, scope: string | undefined): { [E 
         return { isBootstrapped: true };
       };
       return {
-        handlers: { ...handlers, getBlockchainID: blockchainID, isBootstrapped },
+        handlers: bound('info', { ...own, getBlockchainID: blockchainID, isBootstrapped }),
         checks: {
-          ...handlers,
+          ...own,
           getBlockchainID: (p) => p.alias ?? blockchainID({}),
           isBootstrapped: (p) => p.chain ?? isBootstrapped({}),
         },
       };
     },
     keystore: () => ({
-      handlers: delegate(keystore, handlerNames('keystore')),
+      handlers: bound('keystore', delegate(keystore, handlerNames('keystore'))),
       checks: {
         createUser: (p) => keystore.checkCreate(p),
         deleteUser: (p) => keystore.checkDelete(p),
@@ -117,7 +118,7 @@ export function mockHandlers(state: MockState, scope: string | undefined): { [E 
     admin: () => {
       const alias = (p: Params<'alias'>) => checkAlias(String(p.alias ?? ''));
       return {
-        handlers: {
+        handlers: bound('admin', {
           ...delegate(admin, ['alias', 'aliasChain', 'getChainAliases', 'getLoggerLevel', 'setLoggerLevel']),
           ...delegate(admin, ['startCPUProfiler', 'stopCPUProfiler', 'loadVMs']),
           getConfig: () => nodeConfig(world, state.routes),
@@ -126,7 +127,7 @@ export function mockHandlers(state: MockState, scope: string | undefined): { [E 
           stacktrace: () => ({}),
           lockProfile: () => ({}),
           memoryProfile: () => ({}),
-        },
+        }),
         checks: { alias, aliasChain: alias, dbGet },
       };
     },
