@@ -60,8 +60,11 @@ export function indexReads(world: World, name: IndexName) {
       const below = await find(name);
       return below ? forkedIndexReads(world, name, below)[method](p) : local[method](p);
     };
+  // Each method takes its own params and answers what either index answers (../handlers.ts checks both).
   return Object.fromEntries(Object.keys(local).map((method) => [method, forked(method as keyof typeof local)])) as {
-    [M in keyof typeof local]: (p: Parameters<(typeof local)[M]>[0]) => Promise<Awaited<ReturnType<(typeof local)[M]>>>;
+    [M in keyof typeof local]: (
+      p: Parameters<(typeof local)[M]>[0],
+    ) => Promise<Awaited<ReturnType<(typeof local)[M] | ReturnType<typeof forkedIndexReads>[M]>>>;
   };
 }
 
