@@ -145,7 +145,7 @@ export function mockHandlers(state: MockState, scope: string | undefined): { [E 
       };
     },
     // Each control of the spec is DevControls' method of its name, which checks every value of its params itself.
-    dev: () => ({ handlers: delegate(dev, handlerNames('dev')) satisfies HandlersOf<'dev'> }),
+    dev: () => ({ handlers: bound('dev', delegate(dev, handlerNames('dev'))) }),
     'c-avax': () => ({ handlers: atomicHandlers(state) }),
   };
 }
