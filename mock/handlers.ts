@@ -199,7 +199,8 @@ function delegate<T extends object, K extends keyof T>(target: T, names: readonl
 function atomicHandlers(state: MockState) {
   const lazily = <K extends keyof AtomicApi & keyof HandlersOf<'c-avax'>>(name: K) => {
     type Reply = ReturnType<AtomicApi[K]>;
-    type Taken = ParamsOf<HandlersOf<'c-avax'>[K]>;
+    // AtomicApi's own params: the names it reads (none for `version`).
+    type Taken = Parameters<AtomicApi[K]> extends [infer P] ? P : Params<never>;
     const call = (atomic: AtomicApi, params: Taken) => (atomic[name] as (p: Taken) => Reply).call(atomic, params);
     return (params: Taken): Reply | Promise<Awaited<Reply>> => {
       const loaded = state.cChain.atomic;
@@ -208,13 +209,13 @@ function atomicHandlers(state: MockState) {
         : state.cChain.loadAtomic().then<Awaited<Reply>>((atomic) => call(atomic, params) as Awaited<Reply>);
     };
   };
-  return {
+  return bound('c-avax', {
     getUTXOs: lazily('getUTXOs'),
     issueTx: lazily('issueTx'),
     getAtomicTxStatus: lazily('getAtomicTxStatus'),
     getAtomicTx: lazily('getAtomicTx'),
     version: lazily('version'),
-  } satisfies HandlersOf<'c-avax'>;
+  });
 }
 
 /**
