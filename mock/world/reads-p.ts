@@ -133,12 +133,15 @@ export function pChainReads(world: World, types: TxTypes) {
 
   return {
     ...pChainListReads(world),
-    getBalance: (p: Params<'addresses'>) => {
+    getBalance: (p: Params<'addresses' | 'address'>) => {
       const now = world.time.get();
       const unlocked = new Map<string, bigint>();
       const lockedStakeable = new Map<string, bigint>();
       const lockedNotStakeable = new Map<string, bigint>();
-      const utxos = allUtxos(world, 'P', addresses(p));
+      // Releases before v1.9.8 append `address` to `addresses` (service.go GetBalance); later ones never decode it.
+      const owners = addresses(p);
+      if (typeof p.address === 'string') owners.push(parseServiceAddress(world, 'P', p.address));
+      const utxos = allUtxos(world, 'P', owners);
       for (const u of utxos) {
         if (u.owner.locktime > now) add(lockedNotStakeable, u.assetID, u.amount);
         else if (u.stakeableLocktime > now) add(lockedStakeable, u.assetID, u.amount);
