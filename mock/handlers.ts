@@ -28,10 +28,36 @@ import { allValidatorsAt } from './world/warp-sets.ts';
 /** What the generated server takes for an endpoint: its handlers, any of which may be left out. */
 export type HandlersOf<E extends EndpointName> = Parameters<(typeof ENDPOINTS)[E]['create']>[0];
 
+/** A handler's params (the generated `*Params`) and its answer (the generated `*Result`, raw or promised). */
+type ParamsOf<H> = H extends (params: infer P, context: never) => unknown ? P : never;
+type AnswerOf<H> = H extends (params: never, context: never) => infer A ? A : never;
+/** The names of a method's params; none for a method without params (the generated `Record<string, never>`). */
+type NamesOf<P> = string extends keyof P ? never : keyof P;
+
+/**
+ * Handlers `R` (the world's reads, the engine's issue methods, the node state's methods) bound to endpoint E's
+ * interface, as arrow types, which compare params one way (the interface's methods compare them both ways): each is a
+ * method of E, names only params of that method (a read types the params it looks at by name alone, values unknown:
+ * ./world/reads.ts Params), takes the method's generated params and answers its result.
+ */
+export type BoundHandlers<E extends EndpointName, R> = {
+  [K in keyof R]: K extends keyof HandlersOf<E>
+    ? BoundHandler<HandlersOf<E>[K], R[K]>
+    : `${E} has no method ${K & string}`;
+};
+type BoundHandler<H, F> = F extends (params: infer S) => unknown
+  ? [Exclude<keyof S, NamesOf<ParamsOf<H>>>] extends [never]
+    ? (params: ParamsOf<H>) => AnswerOf<H>
+    : `no param ${Exclude<keyof S, NamesOf<ParamsOf<H>>> & string} in the spec`
+  : never;
+
 export interface Served<E extends EndpointName> {
   handlers: HandlersOf<E>;
-  checks?: { readonly [K in keyof HandlersOf<E>]?: (params: Params) => unknown };
+  checks?: { readonly [K in keyof HandlersOf<E>]?: (params: ParamsOf<HandlersOf<E>[K]>) => unknown };
 }
+
+/** Handlers of `endpoint`, as they are, once the compiler has checked them against its interface (BoundHandlers). */
+const bound = <E extends EndpointName, R extends BoundHandlers<E, R>>(_endpoint: E, handlers: R): R => handlers;
 
 /** Each endpoint's handlers on the mock's state; an index and a proposervm answer for the `scope` they serve. */
 export function mockHandlers(state: MockState, scope: string | undefined): { [E in EndpointName]: () => Served<E> } {
@@ -39,26 +65,26 @@ export function mockHandlers(state: MockState, scope: string | undefined): { [E 
   const reads = <R>(handlers: R) => ({ handlers, checks: handlers });
   return {
     'p-chain': () => {
-      const handlers = {
+      const own = {
         ...pChainReads(world, TX_TYPES),
-        getAllValidatorsAt: (p: Params) => allValidatorsAt(world, p),
-      } satisfies Partial<HandlersOf<'p-chain'>>;
-      return { handlers: { ...handlers, issueTx: issueTx(engine, 'P') }, checks: handlers };
+        getAllValidatorsAt: (p: Params<'height'>) => allValidatorsAt(world, p),
+      };
+      return { handlers: bound('p-chain', { ...own, issueTx: issueTx(engine, 'P') }), checks: own };
     },
     'x-chain': () => {
-      const handlers = xChainReads(world, TX_TYPES) satisfies Partial<HandlersOf<'x-chain'>>;
-      return { handlers: { ...handlers, issueTx: issueTx(engine, 'X') }, checks: handlers };
+      const own = xChainReads(world, TX_TYPES);
+      return { handlers: bound('x-chain', { ...own, issueTx: issueTx(engine, 'X') }), checks: own };
     },
-    'x-wallet': () => ({ handlers: { issueTx: issueTx(engine, 'X') } }),
-    'avm-static': () => reads(staticReads() satisfies HandlersOf<'avm-static'>),
-    indexer: () => reads(indexReads(world, scope as IndexName) satisfies HandlersOf<'indexer'>),
-    proposervm: () => reads(proposervmReads(world, scope === 'C' ? 'C' : 'P') satisfies HandlersOf<'proposervm'>),
+    'x-wallet': () => ({ handlers: bound('x-wallet', { issueTx: issueTx(engine, 'X') }) }),
+    'avm-static': () => reads(bound('avm-static', staticReads())),
+    indexer: () => reads(bound('indexer', indexReads(world, scope as IndexName))),
+    proposervm: () => reads(bound('proposervm', proposervmReads(world, scope === 'C' ? 'C' : 'P'))),
     info: () => {
-      const handlers = {
+      const own = {
         ...infoReads(world),
         ...nodeReads(world, () => state.version().version),
         getNodeVersion: () => state.version(),
-      } satisfies Partial<HandlersOf<'info'>>;
+      };
       // Only an absent (or null) param passes the node's decoder and reaches the handler's refusal; a wrong type
       // does not.
       const blockchainID = ({ alias = '' }: { alias?: string | null }) => {
@@ -72,16 +98,16 @@ export function mockHandlers(state: MockState, scope: string | undefined): { [E 
         return { isBootstrapped: true };
       };
       return {
-        handlers: { ...handlers, getBlockchainID: blockchainID, isBootstrapped },
+        handlers: bound('info', { ...own, getBlockchainID: blockchainID, isBootstrapped }),
         checks: {
-          ...handlers,
+          ...own,
           getBlockchainID: (p) => p.alias ?? blockchainID({}),
           isBootstrapped: (p) => p.chain ?? isBootstrapped({}),
         },
       };
     },
     keystore: () => ({
-      handlers: delegate(keystore, handlerNames('keystore')),
+      handlers: bound('keystore', delegate(keystore, handlerNames('keystore'))),
       checks: {
         createUser: (p) => keystore.checkCreate(p),
         deleteUser: (p) => keystore.checkDelete(p),
@@ -90,9 +116,9 @@ export function mockHandlers(state: MockState, scope: string | undefined): { [E 
       },
     }),
     admin: () => {
-      const alias = (p: Params) => checkAlias(String(p.alias ?? ''));
+      const alias = (p: Params<'alias'>) => checkAlias(String(p.alias ?? ''));
       return {
-        handlers: {
+        handlers: bound('admin', {
           ...delegate(admin, ['alias', 'aliasChain', 'getChainAliases', 'getLoggerLevel', 'setLoggerLevel']),
           ...delegate(admin, ['startCPUProfiler', 'stopCPUProfiler', 'loadVMs']),
           getConfig: () => nodeConfig(world, state.routes),
@@ -101,7 +127,7 @@ export function mockHandlers(state: MockState, scope: string | undefined): { [E 
           stacktrace: () => ({}),
           lockProfile: () => ({}),
           memoryProfile: () => ({}),
-        },
+        }),
         checks: { alias, aliasChain: alias, dbGet },
       };
     },
@@ -119,12 +145,13 @@ export function mockHandlers(state: MockState, scope: string | undefined): { [E 
       };
     },
     // Each control of the spec is DevControls' method of its name, which checks every value of its params itself.
-    dev: () => ({ handlers: delegate(dev, handlerNames('dev')) satisfies HandlersOf<'dev'> }),
+    dev: () => ({ handlers: bound('dev', delegate(dev, handlerNames('dev'))) }),
     'c-avax': () => ({ handlers: atomicHandlers(state) }),
   };
 }
 
-export type Answer = (params: Params) => unknown;
+/** A handler or a check as node.ts wraps it: whatever its method's params and answer (bound above). */
+export type Answer = (params: Record<string, unknown>) => unknown;
 
 /** A method's handler, and the check that words the node's refusal of its params; either may be absent. */
 export interface MethodAnswers {
@@ -172,21 +199,23 @@ function delegate<T extends object, K extends keyof T>(target: T, names: readonl
 function atomicHandlers(state: MockState) {
   const lazily = <K extends keyof AtomicApi & keyof HandlersOf<'c-avax'>>(name: K) => {
     type Reply = ReturnType<AtomicApi[K]>;
-    const call = (atomic: AtomicApi, params: Params) => (atomic[name] as (p: Params) => Reply).call(atomic, params);
-    return (params: Params): Reply | Promise<Awaited<Reply>> => {
+    // AtomicApi's own params: the names it reads (none for `version`).
+    type Taken = Parameters<AtomicApi[K]> extends [infer P] ? P : Params<never>;
+    const call = (atomic: AtomicApi, params: Taken) => (atomic[name] as (p: Taken) => Reply).call(atomic, params);
+    return (params: Taken): Reply | Promise<Awaited<Reply>> => {
       const loaded = state.cChain.atomic;
       return loaded
         ? call(loaded, params)
         : state.cChain.loadAtomic().then<Awaited<Reply>>((atomic) => call(atomic, params) as Awaited<Reply>);
     };
   };
-  return {
+  return bound('c-avax', {
     getUTXOs: lazily('getUTXOs'),
     issueTx: lazily('issueTx'),
     getAtomicTxStatus: lazily('getAtomicTxStatus'),
     getAtomicTx: lazily('getAtomicTx'),
     version: lazily('version'),
-  } satisfies HandlersOf<'c-avax'>;
+  });
 }
 
 /**

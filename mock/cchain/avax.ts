@@ -8,7 +8,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { decodeBytes } from '../shared/formatting.ts';
 import { idOf } from '../world/codec.ts';
 import { Refusal } from '../engine/refusals.ts';
-import { type Params, encode, encodingOf, parseID, utxoPage } from '../world/reads.ts';
+import { type Params, type UtxoPageParams, encode, encodingOf, parseID, utxoPage } from '../world/reads.ts';
 import { Table } from '../world/journal.ts';
 import { atomicKey, type World } from '../world/world.ts';
 import type { Encoding } from '../world/types.ts';
@@ -80,7 +80,7 @@ export class AtomicApi implements AtomicBuilder {
   }
 
   /** avax.getUTXOs: only from another chain (`sourceChain` is required), for `C-` addresses. */
-  getUTXOs(p: Params) {
+  getUTXOs(p: UtxoPageParams) {
     const addresses = Array.isArray(p.addresses) ? p.addresses : [];
     if (addresses.length > 0 && addresses.length <= 1024 && (typeof p.sourceChain !== 'string' || !p.sourceChain))
       throw new Error('no source chain provided');
@@ -100,7 +100,7 @@ export class AtomicApi implements AtomicBuilder {
   }
 
   /** avax.issueTx: decoded, verified at the tip and, when valid, accepted in a new C-Chain block. */
-  issueTx(p: Params): Promise<{ txID: string }> {
+  issueTx(p: Params<'tx' | 'encoding'>): Promise<{ txID: string }> {
     let bytes: Uint8Array;
     try {
       bytes = decodeBytes(String(p.tx ?? ''), encodingOf(p));
@@ -237,7 +237,7 @@ export class AtomicApi implements AtomicBuilder {
     return { extData: atomicBatch(batch.map((atomic) => atomic.bytes)), gasUsed: gas };
   }
 
-  private record(p: Params): { id: string; record?: AtomicRecord } {
+  private record(p: Params<'txID'>): { id: string; record?: AtomicRecord } {
     const id = parseID(p.txID) ?? String(p.txID ?? '');
     if (id === ZERO_ID || id === '') throw new Error('nil transaction ID');
     const loaded = this.loaded.get(id);
@@ -250,23 +250,26 @@ export class AtomicApi implements AtomicBuilder {
     return this.stale ? this.readBlocks().then(answer) : answer();
   }
 
-  getAtomicTxStatus(p: Params) {
+  getAtomicTxStatus(p: Params<'txID'>) {
     return this.read(() => this.status(p));
   }
 
-  getAtomicTx(p: Params) {
+  getAtomicTx(p: Params<'txID' | 'encoding'>) {
     return this.read(() => this.tx(p));
   }
 
   /** getAtomicTx's status: the accepted txs' repository first, then the mempool (pending or discarded). */
-  private status(p: Params): { status: 'Accepted' | 'Processing' | 'Dropped' | 'Unknown'; blockHeight?: string } {
+  private status(p: Params<'txID'>): {
+    status: 'Accepted' | 'Processing' | 'Dropped' | 'Unknown';
+    blockHeight?: string;
+  } {
     const { id, record } = this.record(p);
     if (record) return { status: 'Accepted', blockHeight: String(record.blockHeight) };
     const pooled = this.pool.lookup(id);
     return { status: pooled ? (pooled.dropped ? 'Dropped' : 'Processing') : 'Unknown' };
   }
 
-  private tx(p: Params): { tx: string; encoding: Encoding; blockHeight?: string } {
+  private tx(p: Params<'txID' | 'encoding'>): { tx: string; encoding: Encoding; blockHeight?: string } {
     const { id, record } = this.record(p);
     const bytes = record?.bytes ?? this.pool.lookup(id)?.bytes;
     if (!bytes) throw new Error(`could not find tx ${id}`);

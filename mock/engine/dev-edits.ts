@@ -46,7 +46,11 @@ export class StateEdits {
   }
 
   /** A UTXO with any owners, threshold, locktime and (P) stakeable lock, out of nothing. */
-  addUtxo(p: Params): { utxoID: string; txID: string; outputIndex: number } {
+  addUtxo(p: Params<'chain' | 'addresses' | 'threshold' | 'locktime' | 'amount' | 'assetID' | 'stakeableLocktime'>): {
+    utxoID: string;
+    txID: string;
+    outputIndex: number;
+  } {
     const chain: unknown = p.chain;
     if (chain !== 'X' && chain !== 'P') throw new Error(`unknown chain '${String(chain)}': UTXOs are on X or P`);
     const owner = ownerOf(this.world, p);
@@ -63,7 +67,7 @@ export class StateEdits {
   }
 
   /** Takes a UTXO out of the chain's set, as if spent by no transaction. */
-  removeUtxo(p: Params): Record<string, never> {
+  removeUtxo(p: Params<'chain' | 'utxoID'>): Record<string, never> {
     const chain = p.chain as UtxoChain;
     if (chain !== 'X' && chain !== 'P') throw new Error(`unknown chain '${String(chain)}': UTXOs are on X or P`);
     const id = cb58Decode(String(p.utxoID ?? ''));
@@ -77,7 +81,18 @@ export class StateEdits {
    * returned to the reward owner at the end, its reward promised as the node promises one. Connected unless
    * `connected` is false.
    */
-  addStaker(p: Params): { txID: string; potentialReward: string } {
+  addStaker(
+    p: Params<
+      | 'nodeID'
+      | 'weight'
+      | 'endTime'
+      | 'rewardAddresses'
+      | 'rewardThreshold'
+      | 'delegate'
+      | 'delegationFee'
+      | 'connected'
+    >,
+  ): { txID: string; potentialReward: string } {
     const world = this.world;
     const nodeID = nodeIDOf(p.nodeID);
     const weight = uint(p.weight, 'weight');
@@ -128,7 +143,7 @@ export class StateEdits {
    * Connects or disconnects a node (from now on), and sets its uptime since its validation started (`uptime`, a
    * percentage): at the end of a staking period rewards follow it (80% needed).
    */
-  setConnection(p: Params): { connected: boolean; uptime: string } {
+  setConnection(p: Params<'nodeID' | 'connected' | 'uptime'>): { connected: boolean; uptime: string } {
     const world = this.world;
     const nodeID = nodeIDOf(p.nodeID);
     if (p.connected !== undefined && typeof p.connected !== 'boolean')
@@ -148,7 +163,7 @@ export class StateEdits {
   }
 
   /** A subnet with the given owner, without a CreateSubnetTx. */
-  addSubnet(p: Params): { subnetID: string } {
+  addSubnet(p: Params<'addresses' | 'threshold' | 'locktime'>): { subnetID: string } {
     const owner = ownerOf(this.world, p);
     const subnetID = this.syntheticTxID('addSubnet', owner.addresses.join(','));
     this.world.subnets.set(subnetID, { id: subnetID, owner });
@@ -156,7 +171,7 @@ export class StateEdits {
   }
 
   /** A subnet's owner (who authorises its chains and validators), without a TransferSubnetOwnershipTx. */
-  setSubnetOwner(p: Params): Record<string, never> {
+  setSubnetOwner(p: Params<'subnetID' | 'addresses' | 'threshold' | 'locktime'>): Record<string, never> {
     const subnet = this.world.subnets.get(String(p.subnetID ?? ''));
     if (!subnet) throw new Error(`subnet ${String(p.subnetID)} not found`);
     this.world.subnets.set(subnet.id, { ...subnet, owner: ownerOf(this.world, p) });
@@ -164,12 +179,16 @@ export class StateEdits {
   }
 
   /** Makes a subnet an L1 managed from `chainID` at `address`, without a ConvertSubnetToL1Tx. */
-  convertSubnet(p: Params): { conversionID: string } {
+  convertSubnet(p: Params<'subnetID' | 'chainID' | 'address'>): { conversionID: string } {
     return convertSubnet(this.world, p);
   }
 
   /** An L1 validator with its key, weight, balance and owners, without a RegisterL1ValidatorTx. */
-  addL1Validator(p: Params): { validationID: string } {
+  addL1Validator(
+    p: Params<
+      'subnetID' | 'nodeID' | 'publicKey' | 'weight' | 'balance' | 'remainingBalanceOwner' | 'deactivationOwner'
+    >,
+  ): { validationID: string } {
     const nodeID = nodeIDOf(p.nodeID);
     const added = addL1Validator(this.world, p, nodeID, () => this.syntheticTxID('addL1Validator', nodeID));
     this.mineP();
@@ -177,7 +196,7 @@ export class StateEdits {
   }
 
   /** An L1 validator's balance; at 0 it is inactive (and leaves the validator set's active part). */
-  setL1ValidatorBalance(p: Params): Record<string, never> {
+  setL1ValidatorBalance(p: Params<'validationID' | 'balance'>): Record<string, never> {
     const answer = setL1ValidatorBalance(this.world, p);
     this.mineP();
     return answer;

@@ -74,7 +74,7 @@ export class DevControls extends StateEdits {
   }
 
   /** Back to a snapshot: later snapshots are discarded; this one stays, so reverting to it again does the same. */
-  revert(p: Params): Record<string, never> {
+  revert(p: Params<'snapshotID'>): Record<string, never> {
     const id = String(uint(p.snapshotID, 'snapshotID'));
     const saved = this.snapshots.get(id);
     if (saved === undefined) throw new Error(`unknown snapshot: ${id}`);
@@ -86,18 +86,18 @@ export class DevControls extends StateEdits {
   }
 
   /** anvil's and Hardhat's evm_revert: a revert, after which the snapshot is gone (it serves them one revert). */
-  revertOnce(p: Params): Record<string, never> {
+  revertOnce(p: Params<'snapshotID'>): Record<string, never> {
     this.revert(p);
     this.snapshots.delete(String(uint(p.snapshotID, 'snapshotID')));
     return {};
   }
 
   /** Moves the chain time (never back), ending the staking periods it passes; with `mine` (default) a P block at it. */
-  setTime(p: Params): { timestamp: string } {
+  setTime(p: Params<'timestamp' | 'mine'>): { timestamp: string } {
     return this.moveTime(uint(p.timestamp, 'timestamp'), p.mine);
   }
 
-  increaseTime(p: Params): { timestamp: string } {
+  increaseTime(p: Params<'seconds' | 'mine'>): { timestamp: string } {
     return this.moveTime(this.world.time.get() + uint(p.seconds, 'seconds'), p.mine);
   }
 
@@ -112,9 +112,9 @@ export class DevControls extends StateEdits {
   }
 
   /** Builds `blocks` blocks (default 1; empty ones too) on X or P, from the pool first. */
-  mine(p: Params & { chain: 'X' | 'P' }): MineResult;
-  mine(p: Params): MineResult | Promise<MineResult>;
-  mine(p: Params): MineResult | Promise<MineResult> {
+  mine(p: Params<'chain' | 'blocks'> & { chain: 'X' | 'P' }): MineResult;
+  mine(p: Params<'chain' | 'blocks'>): MineResult | Promise<MineResult>;
+  mine(p: Params<'chain' | 'blocks'>): MineResult | Promise<MineResult> {
     const asked = String(p.chain);
     const chain = (['X', 'P', 'C'] as const).find((c) => c === asked || this.world.chainIDs[c] === asked);
     if (!chain || (chain === 'C' && !this.cchain))
@@ -127,7 +127,7 @@ export class DevControls extends StateEdits {
   }
 
   /** Gives an `X-…`/`P-…` address `amount` of an asset (AVAX by default) in one new UTXO, maybe time-locked. */
-  fund(p: Params): FundResult | Promise<FundResult> {
+  fund(p: Params<'address' | 'amount' | 'assetID' | 'locktime'>): FundResult | Promise<FundResult> {
     const address = String(p.address ?? '');
     if (this.cchain && (address.startsWith('0x') || address.startsWith('C-'))) {
       const amount = uint(p.amount, 'amount');
@@ -168,7 +168,7 @@ export class DevControls extends StateEdits {
   }
 
   /** Sets the P-Chain's dynamic fee state and the L1 validators' fee excess. */
-  setFeeState(p: Params): {
+  setFeeState(p: Params<'capacity' | 'excess' | 'validatorExcess'>): {
     capacity: number;
     excess: number;
     price: number;
@@ -207,14 +207,14 @@ export class DevControls extends StateEdits {
     return {};
   }
 
-  setAutomine(p: Params): Record<string, never> {
+  setAutomine(p: Params<'enabled'>): Record<string, never> {
     if (typeof p.enabled !== 'boolean') throw new Error('enabled must be true or false');
     this.engine.automine = p.enabled;
     this.cchain?.setAutomine(p.enabled);
     return {};
   }
 
-  setIntervalMining(p: Params): Record<string, never> {
+  setIntervalMining(p: Params<'interval'>): Record<string, never> {
     const interval = uint(p.interval, 'interval');
     if (interval > MAX_INTERVAL_MS) throw new Error(`interval must be at most ${MAX_INTERVAL_MS} ms`);
     this.engine.setInterval(Number(interval));
@@ -225,11 +225,11 @@ export class DevControls extends StateEdits {
    * Lets transactions spend the address's outputs and authorise for what it owns without its signatures (anvil's
    * `anvil_impersonateAccount`). The address is one key on both X and P: either prefix impersonates it on both.
    */
-  impersonate(p: Params): Record<string, never> | Promise<Record<string, never>> {
+  impersonate(p: Params<'address'>): Record<string, never> | Promise<Record<string, never>> {
     return this.impersonation(p.address, true);
   }
 
-  stopImpersonating(p: Params): Record<string, never> | Promise<Record<string, never>> {
+  stopImpersonating(p: Params<'address'>): Record<string, never> | Promise<Record<string, never>> {
     return this.impersonation(p.address, false);
   }
 
@@ -250,15 +250,15 @@ export class DevControls extends StateEdits {
   }
 
   /** anvil's `anvil_setCode` on the C-Chain. */
-  setCode(p: Params): Promise<Record<string, never>> {
+  setCode(p: Params<'address' | 'code'>): Promise<Record<string, never>> {
     return this.editC('setCode', { address: p.address, code: p.code });
   }
 
-  setStorageAt(p: Params): Promise<Record<string, never>> {
+  setStorageAt(p: Params<'address' | 'slot' | 'value'>): Promise<Record<string, never>> {
     return this.editC('setStorageAt', { address: p.address, slot: p.slot, value: p.value });
   }
 
-  setNonce(p: Params): Promise<Record<string, never>> {
+  setNonce(p: Params<'address' | 'nonce'>): Promise<Record<string, never>> {
     return this.editC('setNonce', { address: p.address, nonce: uint(p.nonce, 'nonce') });
   }
 
@@ -268,7 +268,7 @@ export class DevControls extends StateEdits {
   }
 
   /** What `issueTx` would answer, cost, consume and make, without changing anything. */
-  simulateTx(p: Params): Simulation {
+  simulateTx(p: Params<'tx' | 'encoding' | 'chain'>): Simulation {
     const chain = p.chain;
     if (chain !== 'X' && chain !== 'P')
       throw new Error(`unknown chain '${String(chain)}': dev.simulateTx takes X or P`);
@@ -289,7 +289,7 @@ export class DevControls extends StateEdits {
    * state is checked whole before anything changes; a snapshot taken before can revert the load. The pools empty and
    * the C-Chain's EVM is rebuilt from the state's blocks on its next call.
    */
-  loadState(p: Params): Record<string, never> {
+  loadState(p: Params<'state'>): Record<string, never> {
     const text = typeof p.state === 'string' ? p.state : '';
     let json: string;
     try {

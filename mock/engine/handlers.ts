@@ -12,7 +12,7 @@ import { Refusal } from './refusals.ts';
 import { txJson } from './tx-json.ts';
 import { xTxJson, xTxUtxos } from './x-json.ts';
 
-export function txBytes(params: Params): Uint8Array {
+export function txBytes(params: Params<'tx' | 'encoding'>): Uint8Array {
   try {
     return decodeBytes(String(params.tx ?? ''), encodingOf(params));
   } catch (error) {
@@ -22,7 +22,7 @@ export function txBytes(params: Params): Uint8Array {
 }
 
 /** `avm.issueTx`, `wallet.issueTx` (on the X-Chain) and `platform.issueTx`: the tx decoded, then issued. */
-export function issueTx(engine: Engine, chain: UtxoChain): (params: Params) => { txID: string } {
+export function issueTx(engine: Engine, chain: UtxoChain): (params: Params<'tx' | 'encoding'>) => { txID: string } {
   return (params) => ({ txID: engine.issue(chain, txBytes(params)) });
 }
 

@@ -16,7 +16,7 @@ import {
   positionOf,
   preferred,
 } from './indexer.ts';
-import { type Params, type Reads, encode, encodingOf } from './reads.ts';
+import { type Params, encode, encodingOf } from './reads.ts';
 import type { World } from './world.ts';
 
 /** index.go's MaxFetchedByRange. */
@@ -31,7 +31,7 @@ function goTime(nanoseconds: bigint): string {
 }
 
 /** newFormattedContainer: JSON has no form for these bytes, so formatting.Encode refuses it. */
-function formatted(container: IndexedContainer, index: number, params: Params): FormattedContainer {
+function formatted(container: IndexedContainer, index: number, params: Params<'encoding'>): FormattedContainer {
   const encoding = encodingOf(params);
   if (encoding === 'json') throw new Error('unsupported encoding in method');
   return {
@@ -43,7 +43,10 @@ function formatted(container: IndexedContainer, index: number, params: Params): 
   };
 }
 
-const idOf = (params: Params) => (typeof params.id === 'string' ? params.id : EMPTY_ID);
+/** Every param an index's methods read: what the forked index hands on to the one it asks. */
+type IndexParams = Params<'encoding' | 'index' | 'startIndex' | 'numToFetch' | 'id'>;
+
+const idOf = (params: Params<'id'>) => (typeof params.id === 'string' ? params.id : EMPTY_ID);
 const uint = (value: unknown) => BigInt(typeof value === 'number' || typeof value === 'string' ? value : 0);
 
 export function indexReads(world: World, name: IndexName) {
@@ -53,34 +56,37 @@ export function indexReads(world: World, name: IndexName) {
   // The source's part is known once the fork point of the index's chain is (the C-Chain's when first needed).
   const forked =
     (method: keyof typeof local) =>
-    async (p: Params): Promise<unknown> => {
+    async (p: IndexParams): Promise<unknown> => {
       const below = await find(name);
       return below ? forkedIndexReads(world, name, below)[method](p) : local[method](p);
     };
+  // Each method takes its own params and answers what either index answers (../handlers.ts checks both).
   return Object.fromEntries(Object.keys(local).map((method) => [method, forked(method as keyof typeof local)])) as {
-    [M in keyof typeof local]: (p: Params) => Promise<Awaited<ReturnType<(typeof local)[M]>>>;
+    [M in keyof typeof local]: (
+      p: Parameters<(typeof local)[M]>[0],
+    ) => Promise<Awaited<ReturnType<(typeof local)[M] | ReturnType<typeof forkedIndexReads>[M]>>>;
   };
 }
 
 function localIndexReads(world: World, name: IndexName) {
   const log = () => world.indexes[name];
-  const at = (index: bigint, params: Params) => {
+  const at = (index: bigint, params: Params<'encoding'>) => {
     const container = index < BigInt(log().length) ? log().at(Number(index)) : undefined;
     if (!container) throw new Error(`no container at index ${index}`);
     return formatted(container, Number(index), params);
   };
-  const byID = (params: Params) => {
+  const byID = (params: Params<'id'>) => {
     const position = positionOf(world, name, idOf(params));
     if (position === undefined) throw new Error('not found');
     return position;
   };
   return {
-    getLastAccepted: (p) => {
+    getLastAccepted: (p: Params<'encoding'>) => {
       if (log().length === 0) throw new Error('no containers have been accepted');
       return at(BigInt(log().length - 1), p);
     },
-    getContainerByIndex: (p) => at(uint(p.index), p),
-    getContainerRange: (p) => {
+    getContainerByIndex: (p: Params<'index' | 'encoding'>) => at(uint(p.index), p),
+    getContainerRange: (p: Params<'startIndex' | 'numToFetch' | 'encoding'>) => {
       const start = uint(p.startIndex);
       const count = uint(p.numToFetch);
       if (count === 0n || count > MAX_FETCHED_BY_RANGE)
@@ -93,13 +99,13 @@ function localIndexReads(world: World, name: IndexName) {
       for (let i = start; i <= end; i++) containers.push(at(i, p));
       return { containers };
     },
-    getIndex: (p) => ({ index: String(byID(p)) }),
-    isAccepted: (p) => ({ isAccepted: positionOf(world, name, idOf(p)) !== undefined }),
-    getContainerByID: (p) => {
+    getIndex: (p: Params<'id'>) => ({ index: String(byID(p)) }),
+    isAccepted: (p: Params<'id'>) => ({ isAccepted: positionOf(world, name, idOf(p)) !== undefined }),
+    getContainerByID: (p: Params<'id' | 'encoding'>) => {
       const position = byID(p);
       return formatted(log().at(position)!, position, p);
     },
-  } satisfies Reads;
+  };
 }
 
 /**
@@ -111,18 +117,18 @@ function forkedIndexReads(world: World, name: IndexName, below: SourceIndex) {
   const base = BigInt(below.count);
   const log = () => world.indexes[name];
   const last = () => base + BigInt(log().length) - 1n;
-  const encodingFor = (params: Params) => {
+  const encodingFor = (params: Params<'encoding'>) => {
     const encoding = encodingOf(params);
     if (encoding === 'json') throw new Error('unsupported encoding in method');
     return encoding;
   };
-  const at = async (index: bigint, params: Params) => {
+  const at = async (index: bigint, params: Params<'encoding'>) => {
     if (index < base) return below.at(Number(index), encodingFor(params));
     const container = index <= last() ? log().at(Number(index - base)) : undefined;
     if (!container) throw new Error(`no container at index ${index}`);
     return formatted(container, Number(index), params);
   };
-  const byID = async (params: Params) => {
+  const byID = async (params: Params<'id'>) => {
     const position = positionOf(world, name, idOf(params));
     if (position !== undefined) return base + BigInt(position);
     const found = await below.indexOf(idOf(params));
@@ -130,12 +136,12 @@ function forkedIndexReads(world: World, name: IndexName, below: SourceIndex) {
     return BigInt(found);
   };
   return {
-    getLastAccepted: (p) => {
+    getLastAccepted: (p: Params<'encoding'>) => {
       if (last() < 0n) throw new Error('no containers have been accepted');
       return at(last(), p);
     },
-    getContainerByIndex: (p) => at(uint(p.index), p),
-    getContainerRange: async (p) => {
+    getContainerByIndex: (p: Params<'index' | 'encoding'>) => at(uint(p.index), p),
+    getContainerRange: async (p: Params<'startIndex' | 'numToFetch' | 'encoding'>) => {
       const start = uint(p.startIndex);
       const count = uint(p.numToFetch);
       if (count === 0n || count > MAX_FETCHED_BY_RANGE)
@@ -151,12 +157,12 @@ function forkedIndexReads(world: World, name: IndexName, below: SourceIndex) {
       for (let i = start > base ? start : base; i <= end; i++) containers.push(await at(i, p));
       return { containers };
     },
-    getIndex: async (p) => ({ index: String(await byID(p)) }),
-    isAccepted: async (p) => ({
+    getIndex: async (p: Params<'id'>) => ({ index: String(await byID(p)) }),
+    isAccepted: async (p: Params<'id'>) => ({
       isAccepted: local.isAccepted(p).isAccepted || (await below.indexOf(idOf(p))) !== undefined,
     }),
-    getContainerByID: async (p) => at(await byID(p), p),
-  } satisfies Reads;
+    getContainerByID: async (p: Params<'id' | 'encoding'>) => at(await byID(p), p),
+  };
 }
 
 export function proposervmReads(world: World, chain: IndexedChain) {
@@ -165,21 +171,21 @@ export function proposervmReads(world: World, chain: IndexedChain) {
   if (!find) return local;
   // On a fork the chain builds next on the source's block at the fork point, known once that point is.
   return {
-    getProposedHeight: async (p: Params) => {
+    getProposedHeight: async () => {
       await find(`${chain}/block`);
-      return local.getProposedHeight(p);
+      return local.getProposedHeight();
     },
-    getCurrentEpoch: async (p: Params) => {
+    getCurrentEpoch: async () => {
       await find(`${chain}/block`);
-      return local.getCurrentEpoch(p);
+      return local.getCurrentEpoch();
     },
   };
 }
 
 function localProposervmReads(world: World, chain: IndexedChain) {
   return {
-    getProposedHeight: (_p: Params) => ({ height: String(childPChainHeight(world, preferred(world, chain))) }),
-    getCurrentEpoch: (_p: Params) => {
+    getProposedHeight: () => ({ height: String(childPChainHeight(world, preferred(world, chain))) }),
+    getCurrentEpoch: () => {
       const parent = preferred(world, chain);
       // getCurrentEpoch: the child's time is now (truncated to the second), never before its parent's.
       const now = world.time.get();
@@ -191,5 +197,5 @@ function localProposervmReads(world: World, chain: IndexedChain) {
         pChainHeight: String(epoch.pChainHeight),
       };
     },
-  } satisfies Reads;
+  };
 }

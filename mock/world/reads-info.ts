@@ -6,7 +6,6 @@
 import { compareVersions } from '../../generators/common/versions.ts';
 import { corethVersion } from '../cchain/coreth-version.ts';
 import { RELEASE_COMMITS } from './release-commits.ts';
-import type { Reads } from './reads.ts';
 import type { World } from './world.ts';
 
 const MILLI = 1_000_000n;
@@ -208,5 +207,5 @@ export function infoReads(world: World) {
       addSubnetDelegatorFee: String(MILLI),
     }),
     upgrades: () => ({ ...upgradesOf(world) }),
-  } satisfies Reads;
+  };
 }

@@ -9,9 +9,9 @@
  */
 import { SECOND, goTime } from './go-time.ts';
 import { lastAt, nodeIdentity, peersOf } from './node-identity.ts';
-import { FX_IDS, VM_IDS } from './networks.ts';
+import { EMPTY_ID, FX_IDS, VM_IDS } from './networks.ts';
 import { upgradeTime } from './reads-info.ts';
-import type { Params, Reads } from './reads.ts';
+import type { Params } from './reads.ts';
 import type { World } from './world.ts';
 
 /** The peer's release: the node's, or on a live network a patch of its line at most the node's. */
@@ -22,7 +22,7 @@ function peerVersion(world: World, version: string, draw: number): string {
 }
 
 export function nodeReads(world: World, version: () => string) {
-  const peers = (p: Params) => {
+  const peers = (p: Params<'nodeIDs'>) => {
     const wanted = Array.isArray(p.nodeIDs) && p.nodeIDs.length > 0 ? new Set(p.nodeIDs as string[]) : undefined;
     const now = world.time.get() * SECOND;
     const announced = Date.parse(upgradeTime(world, 'granite')) / 1000;
@@ -51,12 +51,18 @@ export function nodeReads(world: World, version: () => string) {
     },
     getNodeIP: () => ({ ip: nodeIdentity(world).ip }),
     peers,
-    uptime: () => ({ rewardingStakePercentage: '100.0000', weightedAveragePercentage: '100.0000' }),
+    uptime: (p: Params<'subnetID'>) => {
+      // Releases up to v1.11.11 report a subnet's view too, of a subnet the node tracks (network/network.go NodeUptime,
+      // errNotTracked); this node tracks none. Later releases never decode the param.
+      if (typeof p.subnetID === 'string' && p.subnetID !== EMPTY_ID)
+        throw new Error("couldn't get node uptime: subnet is not tracked");
+      return { rewardingStakePercentage: '100.0000', weightedAveragePercentage: '100.0000' };
+    },
     getVMs: () => ({
       vms: { [VM_IDS.avm]: ['avm'], [VM_IDS.evm]: ['evm'], [VM_IDS.platform]: ['platform'] },
       fxs: { [FX_IDS[1]!]: 'nftfx', [FX_IDS[2]!]: 'propertyfx', [FX_IDS[0]!]: 'secp256k1fx' },
     }),
     // No peer supports or objects to an ACP, and the release has none open to a vote.
     acps: () => ({ acps: {} }),
-  } satisfies Reads;
+  };
 }

@@ -3,10 +3,10 @@
  * getBlockchainStatus, validatedBy, validates), in the node's order and words.
  */
 import { EMPTY_ID } from './networks.ts';
-import { type Params, type Reads, formatAddress, idError, parseID } from './reads.ts';
+import { type Params, formatAddress, idError, parseID } from './reads.ts';
 import type { World } from './world.ts';
 
-const subnetOf = (params: Params) => parseID(params.subnetID) ?? EMPTY_ID;
+const subnetOf = (params: Params<'subnetID'>) => parseID(params.subnetID) ?? EMPTY_ID;
 
 /**
  * The order of a list the node's state caches (state.go:946 GetSubnetIDs, :1088 GetChains): its first read loads the
@@ -43,7 +43,7 @@ export function pChainListReads(world: World) {
   const notASubnet = (id: string) =>
     new Error(world.inPState(id) ? `${JSON.stringify(id)} is not a subnet` : 'not found');
   return {
-    getSubnet: (p) => {
+    getSubnet: (p: Params<'subnetID'>) => {
       const subnetID = subnetOf(p);
       if (subnetID === EMPTY_ID) throw new Error("the primary network isn't a subnet");
       const subnet = world.subnets.get(subnetID);
@@ -60,7 +60,7 @@ export function pChainListReads(world: World) {
         managerAddress: c ? c.address : null,
       };
     },
-    getSubnets: (p) => {
+    getSubnets: (p: Params<'ids'>) => {
       const ids = Array.isArray(p.ids) ? (p.ids as string[]) : [];
       const json = (id: string) => {
         const subnet = world.subnets.get(id);
@@ -84,7 +84,7 @@ export function pChainListReads(world: World) {
       const order = [...subnetIDs(), EMPTY_ID].flatMap(chainsOf).map((id) => world.chains.get(id)!);
       return { blockchains: order.map((c) => ({ id: c.id, name: c.name, subnetID: c.subnetID, vmID: c.vmID })) };
     },
-    getBlockchainStatus: (p) => {
+    getBlockchainStatus: (p: Params<'blockchainID'>) => {
       const given = typeof p.blockchainID === 'string' ? p.blockchainID : '';
       if (given === '') throw new Error("argument 'blockchainID' not given");
       const aliased = world.chainID(given);
@@ -100,7 +100,7 @@ export function pChainListReads(world: World) {
       // status.BlockchainStatus writes UnknownChain as `Unknown` (vms/platformvm/status/blockchain_status.go).
       return { status: world.chains.has(given) ? ('Created' as const) : ('Unknown' as const) };
     },
-    validatedBy: (p) => {
+    validatedBy: (p: Params<'blockchainID'>) => {
       const id = String(p.blockchainID ?? '');
       if (id === world.chainIDs.P) return { subnetID: EMPTY_ID };
       const chain = world.chains.get(id);
@@ -108,7 +108,7 @@ export function pChainListReads(world: World) {
       if (world.inPState(id)) throw new Error(`${JSON.stringify(id)} is not a blockchain`);
       throw new Error(`problem retrieving blockchain ${JSON.stringify(id)}: not found`);
     },
-    validates: (p) => {
+    validates: (p: Params<'subnetID'>) => {
       const subnetID = subnetOf(p);
       if (subnetID !== EMPTY_ID && !world.subnets.has(subnetID)) {
         if (world.inPState(subnetID)) throw notASubnet(subnetID);
@@ -116,5 +116,5 @@ export function pChainListReads(world: World) {
       }
       return { blockchainIDs: chainsOf(subnetID) };
     },
-  } satisfies Reads;
+  };
 }

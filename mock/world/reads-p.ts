@@ -8,7 +8,6 @@ import { gasPrice } from './fees.ts';
 import { EMPTY_ID } from './networks.ts';
 import {
   type Params,
-  type Reads,
   allUtxos,
   apiOwner,
   blockReads,
@@ -20,6 +19,7 @@ import {
   rfc3339,
   txAnswer,
   type TxTypes,
+  type UtxoPageParams,
   utxoPage,
   utxoRef,
 } from './reads.ts';
@@ -33,7 +33,7 @@ import type { World } from './world.ts';
 const MAX_STAKE_ADDRESSES = 256;
 
 const nodeIDBytes = (nodeID: string) => Buffer.from(cb58Decode(nodeID.slice('NodeID-'.length)) ?? []);
-const subnetOf = (params: Params) => parseID(params.subnetID) ?? EMPTY_ID;
+const subnetOf = (params: Params<'subnetID'>) => parseID(params.subnetID) ?? EMPTY_ID;
 const amounts = (map: Map<string, bigint>) =>
   Object.fromEntries([...map].map(([asset, amount]) => [asset, String(amount)]));
 const add = (map: Map<string, bigint>, asset: string, amount: bigint) =>
@@ -51,7 +51,7 @@ const percent = (ppm: number) => (ppm / 10000).toFixed(4);
 
 export function pChainReads(world: World, types: TxTypes) {
   const avax = world.network.avaxAssetID;
-  const addresses = (p: Params) =>
+  const addresses = (p: Params<'addresses'>) =>
     (Array.isArray(p.addresses) ? (p.addresses as string[]) : []).map((a) => parseServiceAddress(world, 'P', a));
 
   const validatorJSON = (v: Staker, withDelegators: boolean) => {
@@ -115,7 +115,7 @@ export function pChainReads(world: World, types: TxTypes) {
     balance: String(v.balance),
   });
 
-  const heightParam = (p: Params): number => {
+  const heightParam = (p: Params<'height' | 'subnetID'>): number => {
     if (p.height === 'proposed') return world.tip('P').height;
     const height = heightOf(p);
     const tip = world.tip('P').height;
@@ -133,12 +133,15 @@ export function pChainReads(world: World, types: TxTypes) {
 
   return {
     ...pChainListReads(world),
-    getBalance: (p) => {
+    getBalance: (p: Params<'addresses' | 'address'>) => {
       const now = world.time.get();
       const unlocked = new Map<string, bigint>();
       const lockedStakeable = new Map<string, bigint>();
       const lockedNotStakeable = new Map<string, bigint>();
-      const utxos = allUtxos(world, 'P', addresses(p));
+      // Releases before v1.9.8 append `address` to `addresses` (service.go GetBalance); later ones never decode it.
+      const owners = addresses(p);
+      if (typeof p.address === 'string') owners.push(parseServiceAddress(world, 'P', p.address));
+      const utxos = allUtxos(world, 'P', owners);
       for (const u of utxos) {
         if (u.owner.locktime > now) add(lockedNotStakeable, u.assetID, u.amount);
         else if (u.stakeableLocktime > now) add(lockedStakeable, u.assetID, u.amount);
@@ -160,8 +163,8 @@ export function pChainReads(world: World, types: TxTypes) {
         utxoIDs: utxos.length > 0 ? utxos.map(utxoRef) : null,
       };
     },
-    getUTXOs: (p) => utxoPage(world, 'P', p),
-    getStake: (p) => {
+    getUTXOs: (p: UtxoPageParams) => utxoPage(world, 'P', p),
+    getStake: (p: Params<'addresses' | 'validatorsOnly' | 'encoding'>) => {
       const list = Array.isArray(p.addresses) ? p.addresses : [];
       if (list.length > MAX_STAKE_ADDRESSES)
         throw new Error(`${list.length} addresses provided but this method can take at most ${MAX_STAKE_ADDRESSES}`);
@@ -192,7 +195,7 @@ export function pChainReads(world: World, types: TxTypes) {
         encoding,
       };
     },
-    getCurrentValidators: (p) => {
+    getCurrentValidators: (p: Params<'subnetID' | 'nodeIDs'>) => {
       const subnetID = subnetOf(p);
       const nodeIDs = new Set(Array.isArray(p.nodeIDs) ? (p.nodeIDs as string[]) : []);
       const validators = validatorsOf(world, subnetID).filter((v) => nodeIDs.size === 0 || nodeIDs.has(v.nodeID));
@@ -204,11 +207,11 @@ export function pChainReads(world: World, types: TxTypes) {
         .sort((a, b) => Buffer.compare(nodeIDBytes(a.nodeID), nodeIDBytes(b.nodeID)));
       return { validators: [...legacy, ...l1.map(l1ValidatorJSON)] };
     },
-    getValidatorsAt: (p) => {
+    getValidatorsAt: (p: Params<'height' | 'subnetID'>) => {
       const set = validatorSet(world, subnetOf(p), heightParam(p));
       return Object.fromEntries(set.map((v) => [v.nodeID, { publicKey: v.publicKey, weight: String(v.weight) }]));
     },
-    sampleValidators: (p) => {
+    sampleValidators: (p: Params<'size' | 'subnetID'>) => {
       const subnetID = subnetOf(p);
       const size = Number(p.size ?? 0);
       const set = validatorSet(world, subnetID);
@@ -223,16 +226,16 @@ export function pChainReads(world: World, types: TxTypes) {
         .slice(0, size);
       return { validators: sample.sort() };
     },
-    getTotalStake: (p) => {
+    getTotalStake: (p: Params<'subnetID'>) => {
       const weight = String(validatorSet(world, subnetOf(p)).reduce((sum, v) => sum + v.weight, 0n));
       return { stake: weight, weight };
     },
-    getCurrentSupply: (p) => {
+    getCurrentSupply: (p: Params<'subnetID'>) => {
       const subnetID = subnetOf(p);
       if (subnetID !== EMPTY_ID) throw new Error('fetching current supply failed: not found');
       return { supply: String(world.supply.get()), height: String(world.tip('P').height) };
     },
-    getMinStake: (p) => {
+    getMinStake: (p: Params<'subnetID'>) => {
       const subnetID = subnetOf(p);
       if (subnetID !== EMPTY_ID) throw transformationNotFound(subnetID);
       return {
@@ -240,7 +243,7 @@ export function pChainReads(world: World, types: TxTypes) {
         minDelegatorStake: String(world.config.staking.minDelegatorStake),
       };
     },
-    getStakingAssetID: (p) => {
+    getStakingAssetID: (p: Params<'subnetID'>) => {
       const subnetID = subnetOf(p);
       if (subnetID !== EMPTY_ID) throw transformationNotFound(subnetID);
       return { assetID: avax };
@@ -248,21 +251,21 @@ export function pChainReads(world: World, types: TxTypes) {
     getHeight: () => ({ height: String(world.tip('P').height) }),
     getProposedHeight: () => ({ height: String(world.tip('P').height) }),
     getTimestamp: () => ({ timestamp: rfc3339(world.time.get()) }),
-    getTx: (p) => {
+    getTx: (p: Params<'txID' | 'encoding'>) => {
       const id = String(p.txID ?? '');
       const tx = world.txs.get(id);
       if (tx?.chain !== 'P' || (tx.status !== 'Committed' && tx.status !== 'Aborted'))
         throw new Error("couldn't get tx: not found");
       return txAnswer(world, tx, p, types);
     },
-    getTxStatus: (p) => {
+    getTxStatus: (p: Params<'txID'>) => {
       const tx = world.txs.get(String(p.txID ?? ''));
       // `Accepted` is the X-Chain's word: no P-Chain tx has it.
       if (tx?.chain !== 'P' || tx.status === 'Accepted') return { status: 'Unknown' as const };
       return { status: tx.status, ...(tx.reason ? { reason: tx.reason } : {}) };
     },
     ...blockReads(world, 'P', types),
-    getRewardUTXOs: (p) => {
+    getRewardUTXOs: (p: Params<'txID' | 'encoding'>) => {
       const encoding = encodingOf(p);
       const utxos = world.rewardUtxos.get(String(p.txID ?? '')) ?? [];
       const encoded = utxos.map((u) => encodeOr(u.bytes, encoding, `couldn't encode utxo as ${encoding}`));
@@ -307,12 +310,12 @@ export function pChainReads(world: World, types: TxTypes) {
         timestamp: rfc3339(s.timestamp),
       };
     },
-    getL1Validator: (p) => {
+    getL1Validator: (p: Params<'validationID'>) => {
       // An ids.ID: absent or null, the zero ID (service.go:972).
       const id = typeof p.validationID === 'string' ? p.validationID : EMPTY_ID;
       const v = world.l1Validators.get(id);
       if (!v) throw new Error(`fetching L1 validator ${JSON.stringify(id)} failed: not found`);
       return { ...l1ValidatorJSON(v), subnetID: v.subnetID, height: String(world.tip('P').height) };
     },
-  } satisfies Reads;
+  };
 }

@@ -7,7 +7,7 @@
  */
 import { decodeBytes } from '../shared/formatting.ts';
 import { parseBech32 } from './bech32-go.ts';
-import { type Params, type Reads, encode, encodingOf } from './reads.ts';
+import { type Params, encode, encodingOf } from './reads.ts';
 
 /** linearcodec type IDs of secp256k1fx's outputs in the AVM's codec. */
 const MINT_OUTPUT = 6;
@@ -102,7 +102,7 @@ function asset(networkID: number, alias: string, definition: Record<string, unkn
 
 export function staticReads() {
   return {
-    buildGenesis: (p: Params) => {
+    buildGenesis: (p: Params<'networkID' | 'genesisData' | 'encoding'>) => {
       const encoding = encodingOf(p);
       const networkID = Number(uint(p.networkID));
       const data = (p.genesisData ?? {}) as Record<string, Record<string, unknown>>;
@@ -118,5 +118,5 @@ export function staticReads() {
       }
       return { bytes: text, encoding };
     },
-  } satisfies Reads;
+  };
 }

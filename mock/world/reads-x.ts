@@ -6,12 +6,12 @@ import { addressTxs } from './address-txs.ts';
 import { EMPTY_ID } from './networks.ts';
 import {
   type Params,
-  type Reads,
   blockReads,
   parseID,
   parseServiceAddress,
   txAnswer,
   type TxTypes,
+  type UtxoPageParams,
   utxoPage,
   utxoRef,
 } from './reads.ts';
@@ -61,13 +61,13 @@ function counted(world: World, owner: string, includePartial: boolean, assetID?:
 
 /** `types` knows the X-Chain's transaction types (the engine's): their JSON form, their UTXOs. */
 export function xChainReads(world: World, types: TxTypes) {
-  const txID = (params: Params) => {
+  const txID = (params: Params<'txID'>) => {
     const id = parseID(params.txID) ?? EMPTY_ID;
     if (id === EMPTY_ID) throw new Error('nil transaction ID');
     return id;
   };
   return {
-    getBalance: (p) => {
+    getBalance: (p: Params<'address' | 'assetID' | 'includePartial'>) => {
       const owner = serviceAddress(world, p.address);
       const assetID = lookupAssetID(world, p.assetID);
       const utxos = counted(world, owner, p.includePartial === true, assetID);
@@ -75,7 +75,7 @@ export function xChainReads(world: World, types: TxTypes) {
       for (const u of utxos) balance += u.amount;
       return { balance: String(balance), utxoIDs: utxos.map(utxoRef) };
     },
-    getAllBalances: (p) => {
+    getAllBalances: (p: Params<'address' | 'includePartial'>) => {
       const owner = serviceAddress(world, p.address);
       const balances = new Map<string, bigint>();
       for (const u of counted(world, owner, p.includePartial === true))
@@ -88,7 +88,7 @@ export function xChainReads(world: World, types: TxTypes) {
         })),
       };
     },
-    getAssetDescription: (p) => {
+    getAssetDescription: (p: Params<'assetID'>) => {
       const assetID = lookupAssetID(world, p.assetID);
       const asset = world.assets.get(assetID);
       if (!asset) {
@@ -103,17 +103,17 @@ export function xChainReads(world: World, types: TxTypes) {
     getTxFee: () => ({ txFee: String(world.config.txFee), createAssetTxFee: String(world.config.createAssetTxFee) }),
     getHeight: () => ({ height: String(world.tip('X').height) }),
     ...blockReads(world, 'X', types),
-    getTx: (p) => {
+    getTx: (p: Params<'txID' | 'encoding'>) => {
       const tx = world.txs.get(txID(p));
       if (tx?.chain !== 'X' || tx.status !== 'Accepted') throw new Error('not found');
       return txAnswer(world, tx, p, types);
     },
-    getTxStatus: (p) => {
+    getTxStatus: (p: Params<'txID'>) => {
       const tx = world.txs.get(txID(p));
       return { status: tx?.chain === 'X' && tx.status === 'Accepted' ? ('Accepted' as const) : ('Unknown' as const) };
     },
-    getUTXOs: (p) => utxoPage(world, 'X', p),
-    getAddressTxs: (p) => {
+    getUTXOs: (p: UtxoPageParams) => utxoPage(world, 'X', p),
+    getAddressTxs: (p: Params<'address' | 'assetID' | 'cursor' | 'pageSize'>) => {
       // A uint64 the answer's cursor carries on in full (Number() would round one past 2^53).
       const cursor = BigInt(String(p.cursor ?? 0));
       let pageSize = Number(p.pageSize ?? 0);
@@ -137,5 +137,5 @@ export function xChainReads(world: World, types: TxTypes) {
       // A nil slice when the page is empty: Go writes null.
       return { txIDs: page.length > 0 ? page : null, cursor: String(cursor + BigInt(page.length)) };
     },
-  } satisfies Reads;
+  };
 }

@@ -16,14 +16,11 @@ import { EMPTY_ID } from './networks.ts';
 import type { World } from './world.ts';
 
 /**
- * A call's params as a read gets them: decoded JSON, which the read checks itself (a check is handed params the schema
- * rejected). The values are `any` only so that the generated params interfaces, which have no index signature, can be
- * handed in; reads treat them as unknown.
+ * The params a read looks at, by name: decoded JSON, whose values the read checks itself (a check is handed params the
+ * schema refused, and a param the spec requires may be absent). Which names a method has, and what it answers, are the
+ * generated server's: ../handlers.ts binds each read to its method there, where the generated types may be imported.
  */
-// biome-ignore lint/suspicious/noExplicitAny: see above; `unknown` would refuse every generated params interface
-export type Params = Readonly<Record<string, any>>;
-/** An endpoint's reads by handler name; their answers are typed by what they build, which the mock checks. */
-export type Reads = Record<string, (params: Params) => unknown>;
+export type Params<N extends string> = { readonly [K in N]?: unknown };
 /**
  * A reply written as the node writes it. Its text is the node's (the wire tests hold it to that), not a value the
  * compiler can check, so it stands for whatever result the method has.
@@ -51,7 +48,7 @@ const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
  * The node's encoding param: `hex` when absent, any letter case. A name the node does not know passes here and is
  * refused where bytes are encoded or decoded, before any answer could echo it.
  */
-export function encodingOf(params: Params): Encoding {
+export function encodingOf(params: Params<'encoding'>): Encoding {
   return typeof params.encoding === 'string' && params.encoding !== ''
     ? (params.encoding.toLowerCase() as Encoding)
     : 'hex';
@@ -109,7 +106,7 @@ type AddressForm = { shortID: string } | { alias: string; hrp: string; payload: 
  * A height param (a uint64, quoted or not) in full: the node prints a height it refuses as strconv parsed it, where
  * Number() would round one past 2^53 (18446744073709551615 to 18446744073709552000).
  */
-export function heightOf(params: Params): bigint {
+export function heightOf(params: Params<'height'>): bigint {
   return BigInt(String(params.height ?? 0));
 }
 
@@ -230,8 +227,19 @@ const ENCODE_REFUSAL: Record<UtxoChain | 'C', (utxoID: string, encoding: string)
   C: () => 'problem encoding utxo',
 };
 
+/** What `getUTXOs` reads, on every chain. */
+export type UtxoPageParams = Params<'addresses' | 'limit' | 'startIndex' | 'sourceChain' | 'encoding'>;
+
+/** A page of UTXOs as api.GetUTXOsReply: the shape of the JSON `hexPage` writes as well. */
+interface UtxoPage {
+  numFetched: string;
+  utxos: string[];
+  endIndex: { address: string; utxo: string };
+  encoding: Encoding;
+}
+
 /** `avm.getUTXOs` and `platform.getUTXOs`: a page of UTXOs, of the chain or imported from `sourceChain`. */
-export function utxoPage(world: World, chain: UtxoChain, params: Params) {
+export function utxoPage(world: World, chain: UtxoChain, params: UtxoPageParams): UtxoPage | RawJson<UtxoPage> {
   const addresses = Array.isArray(params.addresses) ? (params.addresses as string[]) : [];
   if (addresses.length === 0) throw new Error('no addresses provided');
   if (addresses.length > MAX_UTXOS)
@@ -320,7 +328,7 @@ const COMMA = Buffer.from(',');
  * A page in hex as api.GetUTXOsReply's JSON (its fields in the struct's order), from each UTXO's cached JSON: a page
  * of 1,024 is some 235 KB, which JSON.stringify, Go's escaping and the UTF-8 encoding each went over whole.
  */
-function hexPage(page: Utxo[], endIndex: { address: string; utxo: string }, encoding: Encoding): GoReply {
+function hexPage(page: Utxo[], endIndex: UtxoPage['endIndex'], encoding: Encoding): RawJson<UtxoPage> {
   const chunks: Uint8Array[] = [Buffer.from(`{"numFetched":"${page.length}","utxos":[`)];
   for (let i = 0; i < page.length; i++) {
     if (i > 0) chunks.push(COMMA);
@@ -402,7 +410,7 @@ function cachedJson(bytes: Uint8Array, build: () => GoReply): GoReply {
 export function txAnswer(
   world: World,
   tx: Tx,
-  params: Params,
+  params: Params<'encoding'>,
   types: TxTypes,
 ): GoReply | { tx: string; encoding: Encoding } {
   const encoding = encodingOf(params);
@@ -413,13 +421,13 @@ export function txAnswer(
 /** `getBlock` and `getBlockByHeight` of the X- or P-Chain. */
 export function blockReads(world: World, chain: UtxoChain, types: TxTypes) {
   return {
-    getBlock: (p: Params) => {
+    getBlock: (p: Params<'blockID' | 'encoding'>) => {
       const id = String(p.blockID ?? EMPTY_ID);
       const block = world.blockIDs.get(id);
       if (block?.chain !== chain) throw new Error(`couldn't get block with id ${id}: not found`);
       return blockAnswer(world, block, p, id, types);
     },
-    getBlockByHeight: (p: Params) => {
+    getBlockByHeight: (p: Params<'height' | 'encoding'>) => {
       const block = world.blocks[chain].at(Number(p.height ?? 0));
       if (!block) throw new Error(`couldn't get block at height ${p.height ?? 0}: not found`);
       return blockAnswer(world, block, p, block.id, types);
@@ -431,7 +439,7 @@ export function blockReads(world: World, chain: UtxoChain, types: TxTypes) {
 function blockAnswer(
   world: World,
   block: Block,
-  params: Params,
+  params: Params<'encoding'>,
   what: string,
   types: TxTypes,
 ): GoReply | { block: string; encoding: Encoding } {

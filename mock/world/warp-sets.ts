@@ -18,7 +18,7 @@ const xOf = (compressed: string) => {
   return bytes;
 };
 
-export function allValidatorsAt(world: World, params: Params) {
+export function allValidatorsAt(world: World, params: Params<'height'>) {
   const tip = world.tip('P').height;
   // The mock's proposer height is its last accepted height, as platform.getProposedHeight answers.
   const requested = params.height === 'proposed' ? BigInt(tip) : heightOf(params);

@@ -28,7 +28,6 @@ import { type SetEntry, type ValidatorDiff, recordValidatorSets } from './valida
 import { isProposalBlock } from './codec.ts';
 import type { NetworkIdentity } from './networks.ts';
 import type { UptimeRecord } from './uptime.ts';
-import type { Params } from './reads.ts';
 import type {
   Asset,
   AtomicUtxo,
@@ -110,7 +109,10 @@ export interface ForkOrigin {
   readonly source: { readonly url: string };
   readonly heights: Readonly<Record<'P' | 'X', number>>;
   /** A method's answer with the source's data loaded first (the mock's handlers are wrapped in it). */
-  answerFor(name: string, local: (p: Params) => unknown): (p: Params) => Promise<unknown>;
+  answerFor(
+    name: string,
+    local: (p: Record<string, unknown>) => unknown,
+  ): (p: Record<string, unknown>) => Promise<unknown>;
   /**
    * The source's index up to the fork point, where it indexes, once the fork point of the index's chain is known
    * (./indexer.ts); its proposervm blocks there, which the fork's first blocks build on.

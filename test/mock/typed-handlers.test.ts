@@ -1,13 +1,20 @@
 /**
  * The mock's handlers are the generated server's: each endpoint's table is checked by the compiler against its
- * `*Handlers` interface (mock/handlers.ts), and at run time every handler and check names a method of the spec
- * (a table spread from the world's reads escapes the compiler's check of extra keys).
+ * `*Handlers` interface (mock/handlers.ts), the names of its handlers' params too (BoundHandlers), and at run time
+ * every handler and check names a method of the spec.
  */
 import { describe, expect, it } from 'vitest';
-import { type HandlersOf, type Served, handlersByWireName, mockHandlers } from '../../mock/handlers.ts';
+import {
+  type HandlersOf,
+  type BoundHandlers,
+  type Served,
+  handlersByWireName,
+  mockHandlers,
+} from '../../mock/handlers.ts';
 import { type EndpointName, ENDPOINTS, endpointModel } from '../../mock/spec.ts';
 import { MockState } from '../../mock/state.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
+import type { Params } from '../../mock/world/reads.ts';
 
 describe('typed mock handlers', () => {
   const state = new MockState(buildWorld({}), [], { mode: 'manual' });
@@ -48,3 +55,20 @@ describe('typed mock handlers', () => {
 const getUTXOsOnly = { getUTXOs: () => ({ numFetched: '0', utxos: [], endIndex: { address: '', utxo: '' } }) };
 // @ts-expect-error: only avax.getUTXOs has a handler
 ({ handlers: getUTXOsOnly }) satisfies Served<'c-avax'>;
+
+// Handlers bound to their methods (BoundHandlers): each names only its method's params and answers its result.
+const getTx = (p: Params<'txID' | 'encoding'>) => ({ tx: String(p.txID), encoding: 'hex' as const });
+const reads = { getTx, getHeight: () => ({ height: '1' }) };
+reads satisfies BoundHandlers<'p-chain', typeof reads>;
+const misnamed = { getTx: (p: Params<'txID' | 'encodings'>) => ({ tx: String(p.txID), encoding: 'hex' as const }) };
+// @ts-expect-error: platform.getTx has no param `encodings`
+misnamed satisfies BoundHandlers<'p-chain', typeof misnamed>;
+const noParams = { getHeight: (p: Params<'height'>) => ({ height: String(p.height) }) };
+// @ts-expect-error: platform.getHeight has no params at all
+noParams satisfies BoundHandlers<'p-chain', typeof noParams>;
+const numbered = { getHeight: () => ({ height: 1 }) };
+// @ts-expect-error: platform.getHeight answers its height as a string
+numbered satisfies BoundHandlers<'p-chain', typeof numbered>;
+const spread = { ...reads, getGasPrice: () => ({}) };
+// @ts-expect-error: the P-Chain has no getGasPrice, though it comes in a spread
+spread satisfies BoundHandlers<'p-chain', typeof spread>;
