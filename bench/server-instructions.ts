@@ -4,7 +4,8 @@
  * between two runs over the difference in N, e.g.
  *   valgrind --tool=callgrind --callgrind-out-file=/dev/null node bench/server-instructions.ts logged 20000
  *   valgrind --tool=callgrind --callgrind-out-file=/dev/null node bench/server-instructions.ts logged 30000
- * Targets: `json` (e), `mock` (a), `logged` (f, its lines to a writer that drops them). With IDLE_STEPS=1 the mock
+ * Targets: `json` (e), `mock` (a), `logged` (f, its lines to a writer that drops them), `stub` (b, the generated
+ * server with validation and a handler answering the example's result). With IDLE_STEPS=1 the mock
  * first takes the steps a served node takes while idle (mock/when-idle.ts), as the `server` bench's nodes do between
  * its rounds: the C-Chain's modules, EDR and its engine.
  */
@@ -41,6 +42,11 @@ if (target === 'json') {
       res.end(answer);
     });
   });
+} else if (target === 'stub') {
+  const stub = await import('../generated/server/dist/index.js');
+  const handlers = Object.fromEntries(stub.xChainMethods.map((m) => [m.handler, () => RESULT]));
+  const endpoint = stub.createXChainEndpoint(handlers as never);
+  server = createServer(stub.createRouter({ '/ext/bc/X': endpoint }).node as never);
 } else {
   const { createMockNode } = await import('../mock/node.ts');
   const { createHttpServer } = await import('../mock/server.ts');

@@ -5,7 +5,8 @@
  * connection idle for 120 s (--http-idle-timeout) is closed; a head over 1 MiB (Go's MaxHeaderBytes) gets 431; an
  * answer the client does not take within 30 s (--http-write-timeout) ends its connection.
  */
-import type { IncomingMessage, RequestListener, Server } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 
 // Not `import ... from 'node:http'`: on Node 22 that import reads every export of the module, which loads undici (its
@@ -23,7 +24,8 @@ export interface ServeOptions {
    * Time an answer may take to reach the client's socket, as Go's WriteTimeout. Default 30 s. Go counts it from the
    * request's head, so a handler that runs longer loses its answer; here it counts from the answer's end, so a slow
    * call of the mock's own (a fork's first read, a large state load) is not cut: it bounds only a client that stops
-   * reading, which would otherwise hold its answer in memory for as long as it keeps the connection.
+   * reading, which would otherwise hold its answer in memory for as long as it keeps the connection. Checked a
+   * sixteenth of it apart, so a connection is cut up to an eighth of it late.
    */
   writeTimeoutMs?: number;
 }
@@ -102,15 +104,11 @@ export function createHttpServer(listener: RequestListener, options: ServeOption
         req.resume();
         return refuse(req.socket, ...problem);
       }
-      // 'prefinish': the whole answer handed to the socket's buffer; 'finish': written out to the OS.
-      res.once('prefinish', () => {
-        const deadline = setTimeout(() => req.socket.destroy(), writeTimeout);
-        res.once('finish', () => clearTimeout(deadline));
-        res.once('close', () => clearTimeout(deadline));
-      });
+      (req.socket as Answering)[ANSWER] = res;
       listener(req, res);
     },
   );
+  watchWrites(server, writeTimeout);
   server.on('checkExpectation', (req, res) => {
     req.resume();
     refuse(res.socket!, 417, '417 Expectation Failed');
@@ -126,6 +124,54 @@ export function createHttpServer(listener: RequestListener, options: ServeOption
     refuse(socket, refusal?.[2] ?? 400, refusal?.[3] ?? '400 Bad Request');
   });
   return server;
+}
+
+const ANSWER = Symbol('answer');
+const SINCE = Symbol('since');
+/** A connection with the last answer it was given, and since when that answer has waited for the client. */
+interface Answering extends Socket {
+  [ANSWER]?: ServerResponse | undefined;
+  [SINCE]?: [ServerResponse, number] | undefined;
+}
+
+/**
+ * The write timeout: a connection whose answer has ended (all of it handed to node:http) but not finished (written out
+ * to the OS) for `timeoutMs` is destroyed. Each connection is looked at a sixteenth of the timeout apart, so the cut
+ * comes at most an eighth late. A timer and three listeners per answer were a cost on every call (bench/README.md,
+ * perf15); a sweep over the open connections costs one property write per answer. An answer finished is dropped at the
+ * next sweep, so an idle connection does not hold its last request (and its body) for long.
+ */
+function watchWrites(server: Server, timeoutMs: number): void {
+  const connections = new Set<Answering>();
+  let sweep: NodeJS.Timeout | undefined;
+  const check = () => {
+    const now = performance.now();
+    for (const socket of connections) {
+      const answer = socket[ANSWER];
+      if (answer === undefined || !answer.writableEnded || answer.writableFinished) {
+        if (answer?.writableFinished || answer?.destroyed) socket[ANSWER] = undefined;
+        socket[SINCE] = undefined;
+        continue;
+      }
+      const since = socket[SINCE];
+      if (since?.[0] !== answer) socket[SINCE] = [answer, now];
+      else if (now - since[1] >= timeoutMs) socket.destroy();
+    }
+  };
+  server.on('connection', (socket: Answering) => {
+    connections.add(socket);
+    socket.once('close', () => {
+      connections.delete(socket);
+      socket[ANSWER] = undefined;
+      if (connections.size > 0) return;
+      clearInterval(sweep);
+      sweep = undefined;
+    });
+    if (sweep) return;
+    sweep = setInterval(check, Math.max(5, Math.min(1000, timeoutMs / 16)));
+    // An open connection never keeps the process alive on its own: node:http's own timers do not either.
+    sweep.unref();
+  });
 }
 
 /** Listens on `host:port` (port 0 picks a free one). */
