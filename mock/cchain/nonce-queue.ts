@@ -59,15 +59,13 @@ function queuedBySender(world: World): Map<string, Queued[]> {
   return bySender;
 }
 
-/** The journaled pending transaction a signed one (0x-hex) would replace: the same sender's at its nonce, if any. */
-export function pooledAtNonce(world: World, raw: string): { hash: string; raw: string } | undefined {
+/** The journaled pending transaction of `sender` (checksummed) at `nonce`, if any. */
+export function pooledAt(world: World, sender: string, nonce: bigint): { hash: string; raw: string } | undefined {
   // An automining chain's pool is mostly empty: no sender is recovered then.
   if (world.cChainPool.size === 0) return undefined;
-  const tx = senderAndNonce(transactionHash(raw), raw);
-  if (!tx) return undefined;
   const held = queuedBySender(world)
-    .get(tx.sender)
-    ?.find((pooled) => pooled.nonce === tx.nonce);
+    .get(sender)
+    ?.find((pooled) => pooled.nonce === nonce);
   const entry = held && world.cChainPool.get(held.hash);
   return held && entry ? { hash: held.hash, raw: entry.raw } : undefined;
 }

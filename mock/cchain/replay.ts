@@ -29,7 +29,7 @@ const atomicGas = (extData: Uint8Array): bigint =>
  * A transaction the engine sent for an impersonated account (`dev.impersonate`, its fake signature): its sender and
  * `eth_sendTransaction` arguments, to send it again the same way; undefined for a signed one (or a type without them).
  */
-function impersonatedSend(bytes: Uint8Array): { from: string; args: Record<string, unknown> } | undefined {
+export function impersonatedSend(bytes: Uint8Array): { from: string; args: Record<string, unknown> } | undefined {
   const tx = decodeSigned(bytes);
   const from = tx?.impersonatedBy;
   if (!from) return undefined;

@@ -9,7 +9,8 @@ import { transactionBytes } from './blocks.ts';
 import { asImpersonated, dropFromEngine } from './engine-pool.ts';
 import type { CChain } from './evm.ts';
 import { pricedOf, tipRefusal } from './min-tip.ts';
-import { pooledAtNonce, transactionHash } from './nonce-queue.ts';
+import { pooledAt, transactionHash } from './nonce-queue.ts';
+import { impersonatedSend } from './replay.ts';
 import { transactionSender } from './raw-transaction.ts';
 import { decodeSigned } from './signed-tx.ts';
 import { submitRefusal } from './submit-limits.ts';
@@ -66,32 +67,71 @@ export function senderOfWrite(method: string, params: unknown): string | undefin
 /** legacypool.DefaultConfig.PriceBump: the percentage a replacement raises both fee caps by. */
 const PRICE_BUMP = 10n;
 
+/** What the pool's replacement rule reads of a transaction: its sender (checksummed), nonce and both caps. */
+interface Priced {
+  sender: string;
+  nonce: bigint;
+  feeCap: bigint;
+  tip: bigint;
+}
+
+/**
+ * The sender, nonce and caps of a write: a signed transaction's, or eth_sendTransaction's args as setDefaults filled
+ * them (./node-send.ts), which the engine signs unchanged.
+ */
+function pricedWrite(method: string, params: unknown): Priced | undefined {
+  const [first] = Array.isArray(params) ? params : [];
+  if (method === 'eth_sendRawTransaction') {
+    const tx = typeof first === 'string' ? decodeSigned(first) : undefined;
+    const sender = tx && (tx.impersonatedBy ? ethChecksum(tx.impersonatedBy.slice(2)) : transactionSender(first));
+    return tx && sender ? { sender, nonce: tx.nonce, feeCap: tx.feeCap, tip: tx.tip } : undefined;
+  }
+  const args = first as Record<string, unknown> | undefined;
+  const quantity = (value: unknown) => (typeof value === 'string' ? BigInt(value) : undefined);
+  const nonce = quantity(args?.nonce);
+  const feeCap = quantity(args?.maxFeePerGas ?? args?.gasPrice);
+  const tip = quantity(args?.maxPriorityFeePerGas ?? args?.gasPrice);
+  if (nonce === undefined || feeCap === undefined || tip === undefined) return undefined;
+  return { sender: ethChecksum(senderOf(params)), nonce, feeCap, tip };
+}
+
 /**
  * Whether legacypool's list.Add takes `next` in place of `old` (same sender and nonce): both caps above the old
  * ones, and at least the old ones raised by PRICE_BUMP, rounded down (big.Int's Div). The engine rounds the bump up,
  * so it refuses what coreth takes when the old caps times 110 are no multiple of 100 (19 wei → 20).
  */
-function replaces(old: string, next: string): boolean {
-  const [was, is] = [decodeSigned(old), decodeSigned(next)];
-  if (!was || !is || is.feeCap <= was.feeCap || is.tip <= was.tip) return false;
+function replaces(old: string, next: Priced): boolean {
+  const was = decodeSigned(old);
+  if (!was || next.feeCap <= was.feeCap || next.tip <= was.tip) return false;
   const bumped = (cap: bigint) => (cap * (100n + PRICE_BUMP)) / 100n;
-  return is.feeCap >= bumped(was.feeCap) && is.tip >= bumped(was.tip);
+  return next.feeCap >= bumped(was.feeCap) && next.tip >= bumped(was.tip);
 }
 
 /**
- * A signed transaction sent in place of the pooled one of its sender and nonce that coreth's rule lets it replace:
- * the old one leaves the engine's pool first, so the engine's own rule never refuses it; refused for anything else,
- * the old one goes back as it came (the pool's journal kept it throughout).
+ * A pooled transaction (its journaled bytes) sent to the engine again: signed as it was, or, signed with an
+ * impersonated sender's fake signature, sent from that sender, impersonated for it alone unless it already is.
  */
-async function sendReplacing(chain: CChain, p: Provider, raw: string, request: string) {
-  const old = pooledAtNonce(chain.world, raw);
-  if (!old || !replaces(old.raw, raw)) return chain.sendTransaction(p, request);
+function sendAgain(chain: CChain, p: Provider, raw: string) {
+  const unsigned = impersonatedSend(Buffer.from(raw.slice(2), 'hex'));
+  const [method, params] = unsigned ? ['eth_sendTransaction', [unsigned.args]] : ['eth_sendRawTransaction', [raw]];
+  const request = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
+  const from = unsigned && !chain.impersonated.has(unsigned.from.slice(2)) ? unsigned.from : undefined;
+  return asImpersonated(chain, p, from, () => chain.sendTransaction(p, request));
+}
+
+/**
+ * A write sent in place of the pooled transaction of its sender and nonce that coreth's rule lets it replace: the
+ * old one leaves the engine's pool first, so the engine's own rule never refuses it; refused for anything else, the
+ * old one goes back as it came (the pool's journal kept it throughout).
+ */
+async function sendReplacing(chain: CChain, p: Provider, method: string, params: unknown, request: string) {
+  // An automining chain's pool is mostly empty: no sender is recovered then.
+  const next = chain.world.cChainPool.size > 0 ? pricedWrite(method, params) : undefined;
+  const old = next && pooledAt(chain.world, next.sender, next.nonce);
+  if (!old || !replaces(old.raw, next)) return chain.sendTransaction(p, request);
   await dropFromEngine(chain, p, [old.hash]);
   const sent = await chain.sendTransaction(p, request);
-  if ((JSON.parse(sent.answer) as { result?: unknown }).result === undefined) {
-    const again = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [old.raw] });
-    await chain.sendTransaction(p, again);
-  }
+  if ((JSON.parse(sent.answer) as { result?: unknown }).result === undefined) await sendAgain(chain, p, old.raw);
   return sent;
 }
 
@@ -112,9 +152,7 @@ export async function sendWrite(
   )
     return '{"error":{"code":-32000,"message":"already known"}}';
   const { answer: sent, held } = await asImpersonated(chain, p, autoImpersonated(chain, method, params), () =>
-    method === 'eth_sendRawTransaction' && typeof raw === 'string'
-      ? sendReplacing(chain, p, raw, request)
-      : chain.sendTransaction(p, request),
+    sendReplacing(chain, p, method, params, request),
   );
   const answer = corethAnswer(chain, method, sent);
   const { result } = JSON.parse(answer) as { result?: unknown };
