@@ -47,6 +47,23 @@ const REFUSED: Readonly<Record<string, string>> = {
 /** anvil's own refusal under EIP-1559 (api.rs anvil_set_min_gas_price), which every C-Chain block is. */
 const MIN_GAS_PRICE = new Set(['anvil_setMinGasPrice', 'hardhat_setMinGasPrice']);
 
+/**
+ * Hardhat's refusals of a storage slot or value of the wrong size (EDR's edr_provider requests/serde.rs
+ * deserialize_storage_key and deserialize_storage_value: InvalidInput, -32000), which the document's schema would
+ * answer as bad params; the value's length is its hex digits halved, rounded down.
+ */
+function hardhatStorageRefusal(method: string, params: unknown): string | undefined {
+  if (method !== 'hardhat_setStorageAt' || !Array.isArray(params)) return undefined;
+  const [address, key, value] = params as unknown[];
+  if (typeof address !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(address)) return undefined;
+  if (typeof key === 'string' && key.startsWith('0x') && key.length > 66)
+    return `Storage key must not be greater than or equal to 2^256. Received ${key}.`;
+  const length = typeof value === 'string' && value.startsWith('0x') ? Math.floor((value.length - 2) / 2) : 32;
+  return length === 32
+    ? undefined
+    : `Storage value must be exactly 32 bytes long. Received ${value}, which is ${length} bytes long.`;
+}
+
 const endpoints = new WeakMap<CChain, Promise<Endpoint>>();
 
 /** The generated server's endpoint of the document on the chain's handlers, made on the first dev call. */
@@ -75,6 +92,8 @@ export async function answerDevMethod(chain: CChain, method: string, params: unk
     return JSON.stringify({ error: { code: -32602, message: `${method} is not supported when EIP-1559 is active` } });
   const refused = REFUSED[method];
   if (refused !== undefined) return JSON.stringify({ error: { code: -32601, message: `${method}: ${refused}` } });
+  const storage = hardhatStorageRefusal(method, params);
+  if (storage !== undefined) return JSON.stringify({ error: { code: -32000, message: storage } });
   const { cChainDevMethods } = await import('../../generated/c-chain/server/dist/index.js');
   if (!cChainDevMethods.some((spec) => spec.name === method)) return undefined;
   const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method, ...(params === undefined ? {} : { params }) });
