@@ -18,6 +18,9 @@ export function serveDevMethods(world: World, dev: DevControls): void {
   served.set(world, dev);
 }
 
+/** Whether the node serves dev controls on the world's C-Chain (anvil's eth_sendUnsignedTransaction is one). */
+export const servesDevMethods = (chain: CChain): boolean => served.has(chain.world);
+
 const DEV_METHOD = /^(anvil|hardhat|evm)_/;
 
 const GAS_LIMIT = "the C-Chain's block gas limit is set by coreth's fee rules (ACP-176), not by the node";

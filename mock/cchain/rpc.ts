@@ -29,7 +29,7 @@ import { resendMethod } from './resend.ts';
 import { stringifyJson } from '../../generators/common/json.ts';
 import { documented, refusedParams, unservedMethods } from './params.ts';
 import { knownTransactionArgs, refusedTransactionArgs, withCallGas } from './transaction-args.ts';
-import { answerDevMethod } from './dev-rpc.ts';
+import { answerDevMethod, servesDevMethods } from './dev-rpc.ts';
 import { storageKeys } from './storage-keys.ts';
 import { uncleMethods } from './uncles.ts';
 import type { Fork } from '../fork/lazy.ts';
@@ -146,9 +146,18 @@ async function answerOne(
   method: string,
   params: unknown,
   filled = false,
+  unsigned = false,
 ): Promise<string> {
   const dev = await answerDevMethod(chain, method, params);
   if (dev !== undefined) return `{"jsonrpc":"2.0","id":${id},${dev.slice(1)}`;
+  // anvil's send from any `from`, impersonated or not, for that transaction alone (api.rs
+  // eth_send_unsigned_transaction; NoSignerAvailable without one): a dev control, sent as eth_sendTransaction.
+  if (method === 'eth_sendUnsignedTransaction' && servesDevMethods(chain)) {
+    const [args] = Array.isArray(params) ? params : [];
+    if (typeof (args as { from?: unknown } | undefined)?.from !== 'string')
+      return errorJson(id, -32602, 'No Signer available');
+    return answerOne(chain, own, id, 'eth_sendTransaction', params, false, true);
+  }
   if (
     !SERVED.test(method) ||
     !(method in own || (await documented(method))) ||
@@ -163,7 +172,7 @@ async function answerOne(
   const read = blockObjectRead(method, knownTransactionArgs(method, params));
   if ('refused' in read) return errorJson(id, -32000, read.refused);
   params = read.params;
-  const write = await writeRefusal(chain, method, params);
+  const write = await writeRefusal(chain, method, params, unsigned);
   if (write !== undefined) return errorJson(id, -32000, write);
   const called = withCallData(method, params);
   if ('refused' in called) return errorJson(id, -32000, called.refused);
@@ -174,7 +183,7 @@ async function answerOne(
       () => callServer(chain),
       senderOf(params),
       params,
-      (args) => answerOne(chain, own, id, method, args, true),
+      (args) => answerOne(chain, own, id, method, args, true, unsigned),
       (error) =>
         error instanceof EvmError
           ? errorJson(id, error.code, error.message, error.data)

@@ -41,8 +41,16 @@ const headGasLimit = (chain: CChain) =>
     return BigInt(head.gasLimit);
   });
 
-/** The node's refusal (-32000) of a write before the engine sees it, or undefined. */
-export async function writeRefusal(chain: CChain, method: string, params: unknown): Promise<string | undefined> {
+/**
+ * The node's refusal (-32000) of a write before the engine sees it, or undefined. `unsigned`: anvil's
+ * eth_sendUnsignedTransaction, sent from its `from` as an impersonated account's.
+ */
+export async function writeRefusal(
+  chain: CChain,
+  method: string,
+  params: unknown,
+  unsigned = false,
+): Promise<string | undefined> {
   const [signed] = Array.isArray(params) ? params : [];
   if (method === 'eth_sendRawTransaction' && typeof signed === 'string') {
     const undecoded = submitRefusal(signed);
@@ -52,8 +60,8 @@ export async function writeRefusal(chain: CChain, method: string, params: unknow
   }
   // A missing `from` is the zero address, in no keystore: unknown account even under auto-impersonation (anvil's
   // would be its first account).
-  if (autoImpersonated(chain, method, params) && !(chain.autoImpersonate && typeof fromOf(params) === 'string'))
-    return 'unknown account';
+  const impersonating = (chain.autoImpersonate || unsigned) && typeof fromOf(params) === 'string';
+  if (autoImpersonated(chain, method, params) && !impersonating) return 'unknown account';
   return undefined;
 }
 

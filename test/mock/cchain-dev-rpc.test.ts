@@ -197,10 +197,8 @@ describe.each<'anvil' | 'hardhat'>(['anvil', 'hardhat'])("viem's test client in 
       code: -32602,
       message: `${mode}_setMinGasPrice is not supported when EIP-1559 is active`,
     });
-    expect(await call('eth_sendUnsignedTransaction', [{}])).toEqual({
-      code: -32601,
-      message: 'the method eth_sendUnsignedTransaction does not exist/is not available',
-    });
+    // anvil's eth_sendUnsignedTransaction is served with the controls (./sdk-viem-test-client.test.ts).
+    expect(await call('eth_sendUnsignedTransaction', [{}])).toEqual({ code: -32602, message: 'No Signer available' });
   });
 });
 

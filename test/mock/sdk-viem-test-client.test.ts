@@ -81,6 +81,49 @@ describe.each(['anvil', 'hardhat'] as const)("viem's test client in %s mode", (m
   });
 });
 
+describe("anvil's eth_sendUnsignedTransaction (viem's sendUnsignedTransaction)", () => {
+  const SENDER: Hex = '0x00000000000000000000000000000000000005e0';
+
+  it('sends from its `from` for that transaction alone, impersonated or not', async () => {
+    const test = testClient('anvil');
+    await test.setBalance({ address: SENDER, value: 10n ** 20n });
+    const hash = await test.sendUnsignedTransaction({ from: SENDER, to: TO, value: 3n });
+    const receipt = await pub().waitForTransactionReceipt({ hash });
+    expect([receipt.status, receipt.from]).toEqual(['success', SENDER]);
+    expect(await pub().getTransactionCount({ address: SENDER })).toBe(1);
+    const wallet = createWalletClient({ transport: http(rpc()), account: SENDER });
+    expect((await failure(wallet.sendTransaction({ chain: null, to: TO, value: 1n })))?.details).toBe(
+      'unknown account',
+    );
+  });
+
+  it('refuses a transaction without `from` as anvil does (NoSignerAvailable), and one it cannot pay', async () => {
+    const request = testClient('anvil').request as (args: unknown) => Promise<unknown>;
+    expect(await failure(request({ method: 'eth_sendUnsignedTransaction', params: [{ to: TO }] }))).toEqual({
+      code: -32602,
+      details: 'No Signer available',
+    });
+    const poor: Hex = '0x00000000000000000000000000000000000005e1';
+    const refused = await failure(testClient('anvil').sendUnsignedTransaction({ from: poor, to: TO, value: 1n }));
+    // setDefaults' estimate refuses it first, as it refuses eth_sendTransaction's (./sdk-cchain-impersonated-send).
+    expect(refused?.details).toBe('insufficient funds for transfer');
+    expect(await pub().getTransactionCount({ address: poor })).toBe(0);
+  });
+
+  it('is no method of a node without dev controls', async () => {
+    const bare = await startMockNode({ port: 0, devControls: false, world: { network: 'local', accounts: 0 } });
+    try {
+      const test = createTestClient({ mode: 'anvil', transport: http(`${bare.url}/ext/bc/C/rpc`) });
+      expect(await failure(test.sendUnsignedTransaction({ from: SENDER, to: TO, value: 1n }))).toEqual({
+        code: -32601,
+        details: 'the method eth_sendUnsignedTransaction does not exist/is not available',
+      });
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
 describe("Hardhat's storage refusals", () => {
   it('refuses a value of other than 32 bytes, and a slot past 2^256, changing nothing', async () => {
     const test = testClient('hardhat');
