@@ -26,6 +26,23 @@ export interface Criteria {
   topics: Array<string[] | null>;
 }
 
+/**
+ * Whether a log filter's block range is one coreth's event system subscribes to (filter_system.go
+ * SubscribeAcceptedLogs, which eth_newFilter and eth_subscribe "logs" both reach): otherwise "invalid from and to
+ * block combination: from > to". Either bound left out is `latest`.
+ */
+export function subscribableRange(criteria: Criteria): boolean {
+  const from = criteria.from ?? LATEST;
+  const to = criteria.to ?? LATEST;
+  return (
+    (from === PENDING && to === PENDING) ||
+    (from === LATEST && to === LATEST) ||
+    (from >= 0n && to >= 0n && to >= from) ||
+    (from >= LATEST && to === PENDING) ||
+    (from >= 0n && to === LATEST)
+  );
+}
+
 /** eth/filters' maxAddresses. */
 const MAX_ADDRESSES = 1000;
 

@@ -10,7 +10,15 @@ import { randomBytes } from 'node:crypto';
 import type { Provider } from '@nomicfoundation/edr';
 import type { RpcBlock } from './blocks.ts';
 import { type CChain, EvmError } from './evm.ts';
-import { type Criteria, LATEST, PENDING, type RpcLog, matches, readCriteria } from './filter-criteria.ts';
+import {
+  type Criteria,
+  LATEST,
+  PENDING,
+  type RpcLog,
+  matches,
+  readCriteria,
+  subscribableRange,
+} from './filter-criteria.ts';
 import { jsonKind } from './params.ts';
 
 /** eth/filters' Config.Timeout default: a filter not polled for this long is removed. */
@@ -175,15 +183,7 @@ export function filterMethods(chain: CChain): Record<string, (params: unknown) =
     },
     eth_newFilter: (params) => {
       const criteria = criteriaOf(params);
-      const from = criteria.from ?? LATEST;
-      const to = criteria.to ?? LATEST;
-      const valid =
-        (from === PENDING && to === PENDING) ||
-        (from === LATEST && to === LATEST) ||
-        (from >= 0n && to >= 0n && to >= from) ||
-        (from >= LATEST && to === PENDING) ||
-        (from >= 0n && to === LATEST);
-      if (!valid) throw new EvmError(-32000, 'invalid from and to block combination: from > to');
+      if (!subscribableRange(criteria)) throw new EvmError(-32000, 'invalid from and to block combination: from > to');
       // Installed in the queue, so that a block being built now is not counted as after it.
       return chain.run(async () => filters().install({ kind: 'logs', criteria, found: [], polled: now() }));
     },

@@ -20,7 +20,7 @@ import { corethHashes } from './block-hashes.ts';
 import type { RpcBlock } from './blocks.ts';
 import { corethHeaderJson } from './coreth-block.ts';
 import type { CChain } from './evm.ts';
-import { type Criteria, type RpcLog, matches, readCriteria } from './filter-criteria.ts';
+import { type Criteria, type RpcLog, matches, readCriteria, subscribableRange } from './filter-criteria.ts';
 import { pendingTransaction } from './filters.ts';
 import { withCorethSignature } from './rpc-transaction-signature.ts';
 import { jsonKind, refusedParams } from './params.ts';
@@ -171,6 +171,9 @@ function serveConnection(socket: WebSocket, chain: CChain): void {
     const criteria = kind === 'logs' ? readCriteria(filter) : undefined;
     const error = refused ?? (criteria && 'error' in criteria ? `invalid argument 0: ${criteria.error}` : undefined);
     if (error !== undefined) throw new CallError(-32602, error.replace(/argument 0\b/, 'argument 1'));
+    // FilterAPI.Logs: its subscription made, SubscribeAcceptedLogs refuses the range (-32000, as any error it returns).
+    if (criteria && !subscribableRange(criteria as Criteria))
+      throw new CallError(-32000, 'invalid from and to block combination: from > to');
     if (subscriptions.size >= MAX_SUBSCRIPTIONS) throw new CallError(-32000, 'too many subscriptions');
     const id = `0x${randomBytes(16).toString('hex')}`;
     if (kind === 'newHeads') {
