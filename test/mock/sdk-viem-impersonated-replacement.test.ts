@@ -102,6 +102,44 @@ describe('replacing a pooled transaction sent with eth_sendTransaction', () => {
     expect((await pub().getTransactionReceipt({ hash: second })).status).toBe('success');
   });
 
+  it("is what viem's waitForTransactionReceipt reports for the first hash: repriced", async () => {
+    const nonce = await pub().getTransactionCount({ address: WHALE });
+    const send = (maxFeePerGas: bigint, maxPriorityFeePerGas: bigint) =>
+      from(WHALE).sendTransaction({
+        chain: null,
+        to: TO,
+        value: 1n,
+        nonce,
+        gas: 21_000n,
+        maxFeePerGas,
+        maxPriorityFeePerGas,
+      });
+    const first = await send(19n, 9n);
+    // viem reads the pending transaction on its first block, then, when its hash never gets a receipt, looks in each
+    // new block for the sender's transaction of that nonce: the replacement is sent once it has read the first.
+    let readFirst: () => void = () => undefined;
+    const firstRead = new Promise<void>((resolve) => (readFirst = resolve));
+    const transport = http(rpc(), {
+      onFetchResponse: async (response) => {
+        if ((await response.clone().text()).includes(`"hash":"${first}"`)) readFirst();
+      },
+    });
+    const watcher = createPublicClient({ transport, cacheTime: 0, pollingInterval: 20 });
+    let replaced: { reason: string; hash: Hex } | undefined;
+    const waited = watcher.waitForTransactionReceipt({
+      hash: first,
+      onReplaced: ({ reason, transaction }) => {
+        replaced = { reason, hash: transaction.hash };
+      },
+    });
+    await firstRead;
+    const second = await send(20n, 10n);
+    await test().mine({ blocks: 1 });
+    const receipt = await waited;
+    expect(receipt.transactionHash).toBe(second);
+    expect(replaced).toEqual({ reason: 'repriced', hash: second });
+  });
+
   it('replaces a signed pooled transaction by an impersonated send of its sender', async () => {
     const { wallet, account } = cClients(node.url);
     const nonce = await pub().getTransactionCount({ address: account.address });
