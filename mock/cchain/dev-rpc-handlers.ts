@@ -75,6 +75,12 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
       throw invalid((error as Error).message);
     }
   };
+  /** The next block's time: the clock moves to it, unless it is before the clock, for the next block alone. */
+  const setNextTime = async (timestamp: Quantity | bigint) => {
+    const time = u256(timestamp);
+    if (time < chain.world.time.get() && time >= (await lastBlockTime())) return chain.setNextBlockTime(time);
+    return setTime(time);
+  };
   /** The clock moves `seconds` past both its own time and the last block's, so the next block is that much later. */
   const increaseTime = async ({ seconds }: { seconds: Quantity }) => {
     const now = chain.world.time.get();
@@ -197,14 +203,14 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
           -32000,
           `Timestamp ${u256(timestamp)} is equal to the previous block's timestamp. Enable the 'allowBlocksWithSameTimestamp' option to allow this`,
         );
-      await setTime(timestamp);
+      await setNextTime(timestamp);
       return String(u256(timestamp));
     },
     anvilSetNextBlockTimestamp: async ({ timestamp }) => {
       // anvil's TimestampError (backend/time.rs set_next_block_timestamp): only a time before the last block's.
       const [time, last] = [u256(timestamp), await lastBlockTime()];
       if (time < last) throw invalid(`Timestamp error: ${time} is lower than previous block's timestamp`);
-      await setTime(time);
+      await setNextTime(time);
       return null;
     },
     evmSetTime: moveClock,
@@ -213,7 +219,7 @@ export function devHandlers(chain: CChain, dev: DevControls): CChainDevHandlers 
       const { timestamp, blocks = 1 } =
         typeof options === 'object' && options !== null ? options : { timestamp: options ?? undefined };
       checkBlocks(u256(blocks));
-      if (timestamp !== undefined) await setTime(timestamp);
+      if (timestamp !== undefined) await setNextTime(timestamp);
       await mine(u256(blocks), 0n, false);
       return '0' as const;
     },

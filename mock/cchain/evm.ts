@@ -203,6 +203,8 @@ export class CChain {
   private coinbaseChosen = false;
   /** anvil_setNextBlockBaseFeePerGas's base fee for the next block, in place of coreth's rules; used by that block. */
   private nextBaseFeeSet: bigint | undefined;
+  /** A next block's time before the world's clock (`setNextBlockTime`); used by that block, unless the clock moves. */
+  private nextTimeSet: bigint | undefined;
   /**
    * Balances (wei) and nonces by 40-hex address as the engine has them once the deferred requests are sent: read by
    * `accounts` or set by an atomic tx. Any request whose effect on them is unknown forgets them all, so the next atomic
@@ -471,8 +473,9 @@ export class CChain {
     this.defer('evm_setNextBlockTimestamp', [hex(this.nextBlockTime())]);
   }
 
-  /** The next block's time: the world's, never before the last block's. */
+  /** The next block's time: the world's, never before the last block's (or the one `setNextBlockTime` set). */
   private nextBlockTime(): bigint {
+    if (this.nextTimeSet !== undefined) return this.nextTimeSet;
     const now = this.world.time.get();
     return now > this.lastTime ? now : this.lastTime;
   }
@@ -572,8 +575,8 @@ export class CChain {
     root: `0x${string}` | undefined,
   ): Promise<void> {
     const last = blocks.at(-1);
-    // The set base fee was the next block's only.
-    if (last) this.nextBaseFeeSet = undefined;
+    // The set base fee and time were the next block's only.
+    if (last) this.nextBaseFeeSet = this.nextTimeSet = undefined;
     const promoted: string[][] = [];
     blocks.forEach((block) => {
       const height = Number(block.number);
@@ -902,7 +905,7 @@ export class CChain {
     this.marks.clear();
     this.coinbase = COINBASE;
     this.coinbaseChosen = false;
-    this.nextBaseFeeSet = undefined;
+    this.nextBaseFeeSet = this.nextTimeSet = undefined;
     this.announcedPending.clear();
     if (!this.touched) return Promise.resolve();
     const done = this.run(async () => {
@@ -918,6 +921,7 @@ export class CChain {
    * block shows at once; `mine` builds that block now.
    */
   moveTime(mine: boolean): Promise<void> {
+    this.nextTimeSet = undefined;
     if (!this.touched) return Promise.resolve();
     if (mine) return this.write((p) => this.mineBlocks(p, 1)).catch(ignore);
     return this.run(async () => this.deferNextBlockTime()).catch(ignore);
@@ -954,6 +958,18 @@ export class CChain {
     return this.run(async (p) => {
       await this.call(p, 'evm_setAutomine', [enabled]);
     }).catch(ignore);
+  }
+
+  /**
+   * evm_setNextBlockTimestamp of a time before the world's clock, which never goes back (the P-Chain's time): the next
+   * block alone gets it, as Hardhat and anvil give it, where the last block is older than the clock (a fresh chain's
+   * genesis is the network's, years before it; coreth's VerifyTime refuses only a time before the parent's).
+   */
+  setNextBlockTime(time: bigint): Promise<void> {
+    return this.run(async () => {
+      this.nextTimeSet = time;
+      this.setNextBlock();
+    });
   }
 
   /** anvil_setNextBlockBaseFeePerGas: the next block's base fee (wei), which the pending block shows at once. */
