@@ -164,7 +164,7 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
       port: upstream.port,
       method: req.method,
       path: basePath + (req.url ?? '/'),
-      headers: endToEnd(req.rawHeaders, options.hostHeader) as unknown as OutgoingHttpHeaders,
+      headers: endToEnd(req.rawHeaders, options.hostHeader, upstream.host) as unknown as OutgoingHttpHeaders,
       agent,
     });
     let timedOut: 'silent' | 'overdue' | undefined;
