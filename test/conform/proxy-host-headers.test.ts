@@ -34,16 +34,30 @@ function exchange(url: string, head: string): Promise<{ status: string; body: st
     socket.on('data', (chunk: string) => {
       text += chunk;
     });
-    // The request asks to close the connection, so the answer ends with it (every answer here has a Content-Length).
+    // The request asks to close the connection, so the answer ends with it, however it is framed.
     socket.on('close', () => {
       const end = text.indexOf('\r\n\r\n');
-      resolve({ status: text.slice(0, text.indexOf('\r\n')), body: text.slice(end + 4) });
+      const body = text.slice(end + 4);
+      const chunked = /\r\ntransfer-encoding: *chunked/i.test(text.slice(0, end));
+      resolve({ status: text.slice(0, text.indexOf('\r\n')), body: chunked ? unchunk(body) : body });
     });
     socket.on('error', reject);
     socket.write(
       `${head}\r\nContent-Type: application/json\r\nContent-Length: ${BODY.length}\r\nConnection: close\r\n\r\n${BODY}`,
     );
   });
+}
+
+/** A chunked body's content (a refusal the node ends by closing reaches the caller chunked through the proxy). */
+function unchunk(body: string): string {
+  let out = '';
+  for (let at = 0; ; ) {
+    const line = body.indexOf('\r\n', at);
+    const size = Number.parseInt(body.slice(at, line), 16);
+    if (!(size > 0)) return out;
+    out += body.slice(line + 2, line + 2 + size);
+    at = line + 2 + size + 2;
+  }
 }
 
 describe('headers a Connection header names, through the proxy', () => {
@@ -69,6 +83,15 @@ describe('an HTTP/1.0 caller without a Host header', () => {
     const direct = await exchange(node.url, head);
     expect(direct.status).toBe('HTTP/1.1 200 OK');
     expect(JSON.parse(direct.body)).toEqual({ jsonrpc: '2.0', result: { networkID: '12345' }, id: 1 });
+    expect(await exchange(proxy.url, head)).toEqual(direct);
+  });
+});
+
+describe('an expectation the proxy does not know', () => {
+  it('reaches the node, whose refusal the caller gets', async () => {
+    const head = 'POST /ext/info HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 101-nonsense';
+    const direct = await exchange(node.url, head);
+    expect(direct).toEqual({ status: 'HTTP/1.1 417 Expectation Failed', body: '417 Expectation Failed' });
     expect(await exchange(proxy.url, head)).toEqual(direct);
   });
 });
