@@ -9,11 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ValidatingProxy, startProxy } from '../../conform/proxy.ts';
 import { loadSpecModel } from '../../conform/spec.ts';
 import { SpecValidator } from '../../conform/validate.ts';
-import { type MockNode, startMockNode } from '../../mock/node.ts';
+import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 
 const BODY = '{"jsonrpc":"2.0","id":1,"method":"info.getNetworkID"}';
 
-let node: MockNode;
+let node: RunningMockNode;
 let proxy: ValidatingProxy;
 beforeAll(async () => {
   node = await startMockNode({ port: 0 });
