@@ -11,19 +11,34 @@ const HOP_BY_HOP = new Set(
   ].flatMap((line) => line.split(' ')),
 );
 
-/** A message's headers (raw name/value pairs) without the hop-by-hop ones; `replaceHost`, the Host to send. */
-export function endToEnd(raw: string[], replaceHost?: string): string[] {
+/**
+ * Headers the node's answer turns on (its host allowlist, its 415): a Connection header naming them must not take them
+ * off the request, or the proxy would change the answer it claims to pass through (Go's server, the node, ignores such
+ * a token).
+ */
+const KEPT = new Set(['host', 'content-type']);
+
+/**
+ * A message's headers (raw name/value pairs) without the hop-by-hop ones; `replaceHost`, the Host to send;
+ * `defaultHost`, the one to send when the message has none (an HTTP/1.0 caller may send none, and the node serves it,
+ * but the proxy speaks HTTP/1.1 upstream, where the node refuses a request without one).
+ */
+export function endToEnd(raw: string[], replaceHost?: string, defaultHost?: string): string[] {
   const named = new Set<string>();
   for (let i = 0; i < raw.length; i += 2) {
     if (raw[i]!.toLowerCase() === 'connection')
       for (const token of raw[i + 1]!.split(',')) named.add(token.trim().toLowerCase());
   }
   const out: string[] = [];
+  let host = false;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
-    if (HOP_BY_HOP.has(name) || named.has(name)) continue;
+    if (HOP_BY_HOP.has(name) || (named.has(name) && !KEPT.has(name))) continue;
+    if (name === 'host') host = true;
     out.push(raw[i]!, replaceHost !== undefined && name === 'host' ? replaceHost : raw[i + 1]!);
   }
+  const missing = replaceHost ?? defaultHost;
+  if (!host && missing !== undefined) out.push('Host', missing);
   return out;
 }
 

@@ -55,9 +55,10 @@ export function upgradeRelay(
     if (open.size >= MAX_TUNNELS)
       return refuse(socket, 503, `the proxy already relays ${MAX_TUNNELS} upgraded connections; try again shortly`);
     // Upgrade and Connection are hop-by-hop, but asking for the upgrade is the point of this request: they go on.
-    const headers = [...endToEnd(req.rawHeaders, options.hostHeader), 'Connection', 'Upgrade'];
-    headers.push('Upgrade', req.headers.upgrade ?? 'websocket');
     const { target } = options;
+    const host = target.port ? `${target.hostname}:${target.port}` : target.hostname;
+    const headers = [...endToEnd(req.rawHeaders, options.hostHeader, host), 'Connection', 'Upgrade'];
+    headers.push('Upgrade', req.headers.upgrade ?? 'websocket');
     const upstream = options.send({
       protocol: target.protocol,
       hostname: target.hostname,

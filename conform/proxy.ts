@@ -164,7 +164,7 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
       port: upstream.port,
       method: req.method,
       path: basePath + (req.url ?? '/'),
-      headers: endToEnd(req.rawHeaders, options.hostHeader) as unknown as OutgoingHttpHeaders,
+      headers: endToEnd(req.rawHeaders, options.hostHeader, upstream.host) as unknown as OutgoingHttpHeaders,
       agent,
     });
     let timedOut: 'silent' | 'overdue' | undefined;
@@ -262,17 +262,20 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
   // A caller has this long to send its whole request, head and body (AvalancheGo's --http-read-timeout): a body
   // trickling in holds a connection no longer.
   const readTimeout = options.readTimeoutMs ?? 30_000;
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    const id = ++seq;
+    guard(id, res, 'reading the request', handle)(req, res, id);
+  };
   const server = createServer(
     {
       requestTimeout: readTimeout,
       headersTimeout: readTimeout,
       connectionsCheckingInterval: Math.max(10, Math.min(1000, readTimeout / 8)),
     },
-    (req, res) => {
-      const id = ++seq;
-      guard(id, res, 'reading the request', handle)(req, res, id);
-    },
+    onRequest,
   );
+  // An Expect the proxy does not know is the node's to refuse, in its words: node:http would answer 417 itself.
+  server.on('checkExpectation', onRequest);
   const maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
   const refused = limitConnections(server, maxConnections, () => {
     stats.refused += 1;

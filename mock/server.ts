@@ -105,6 +105,7 @@ export function createHttpServer(listener: RequestListener, options: ServeOption
         return refuse(req.socket, ...problem);
       }
       (req.socket as Answering)[ANSWER] = res;
+      if (Number(req.headers['content-length']) > MAX_POST_HANDLER_READ) closeIfUnread(req, res);
       listener(req, res);
     },
   );
@@ -124,6 +125,38 @@ export function createHttpServer(listener: RequestListener, options: ServeOption
     refuse(socket, refusal?.[2] ?? 400, refusal?.[3] ?? '400 Bad Request');
   });
   return server;
+}
+
+/** Go's maxPostHandlerReadBytes: the most of a body its server reads and drops after an answer to keep a connection. */
+const MAX_POST_HANDLER_READ = 256 * 1024;
+
+/**
+ * Go's server answers "Connection: close" and closes the connection when a handler answers with more than 256 KiB of
+ * the body unread (a 404, 403 or 415 reads none of it). node:http kept such a connection, read on, and past some
+ * hundreds of megabytes took part of the body for a new request (a stray 400 after the answer). Only requests that
+ * declare such a body get this: the others' answers pay nothing for it.
+ */
+function closeIfUnread(req: IncomingMessage, res: ServerResponse): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
+    if (!req.complete) {
+      this.setHeader('Connection', 'close');
+      lingerOnClose(req.socket);
+    }
+    return writeHead.apply(this, args);
+  } as ServerResponse['writeHead'];
+}
+
+/**
+ * node:http destroys a connection it closes as soon as the answer is written; a client still sending then gets a reset,
+ * which may drop the answer before it reads it. Go's server (closeWriteAndWait) ends its side and reads on for 500 ms
+ * (rstAvoidanceDelay) first; so does this.
+ */
+function lingerOnClose(socket: Socket): void {
+  socket.destroySoon = function (this: Socket) {
+    this.end();
+    setTimeout(() => this.destroy(), 500).unref();
+  };
 }
 
 const ANSWER = Symbol('answer');
