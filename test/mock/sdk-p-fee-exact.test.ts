@@ -3,7 +3,7 @@
  * HTTP, its fee calculator builds a tx burning exactly the minimum, and the mock takes it; a tx built at a lower
  * price is refused with the node's text, one at a higher price is taken and burns what it pays.
  */
-import { addTxSignatures, pvm, TransferableOutput, utils } from '@avalabs/avalanchejs';
+import { addTxSignatures, pvm, type pvmSerial, TransferableOutput, utils } from '@avalabs/avalanchejs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { callRpc } from '../support/rpc.ts';
@@ -38,9 +38,10 @@ async function baseTx(price: (p: bigint) => bigint, amount = AVAX) {
   );
   await addTxSignatures({ unsignedTx: tx, privateKeys: [EWOQ] });
   const inputs = tx.utxos.reduce((sum, u) => sum + (u.output as unknown as { amount(): bigint }).amount(), 0n);
-  const outputs = tx
-    .getTx()
-    .baseTx.outputs.reduce((sum, o) => sum + (o.output as unknown as { amount(): bigint }).amount(), 0n);
+  const outputs = (tx.getTx() as pvmSerial.BaseTx).baseTx.outputs.reduce(
+    (sum, o) => sum + (o.output as unknown as { amount(): bigint }).amount(),
+    0n,
+  );
   const fee = pvm.calculateFee(tx.getTx(), sdkContext(node.world).platformFeeConfig.weights, price(feeState.price));
   return { tx, burned: inputs - outputs, fee, price: price(feeState.price) };
 }

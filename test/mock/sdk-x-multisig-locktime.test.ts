@@ -2,7 +2,7 @@
  * X-Chain owners beyond one key, with avalanchejs 5.2.0 over HTTP: a 2-of-3 output spent with two signatures (and
  * refused with one), and a time-locked output refused before its locktime and spent after it.
  */
-import { addTxSignatures, avm, secp256k1, TransferableOutput, utils } from '@avalabs/avalanchejs';
+import { addTxSignatures, avm, secp256k1, TransferableOutput, type UnsignedTx, utils } from '@avalabs/avalanchejs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { callRpc } from '../support/rpc.ts';
@@ -10,7 +10,12 @@ import { EWOQ, ewoq, sdkContext } from './sdk-world.ts';
 
 const AVAX = 1_000_000_000n;
 const keys = [7, 8, 9, 10].map((i) => new Uint8Array(32).fill(i));
-const [a, b, c, d] = keys.map((k) => new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(k))));
+const [a, b, c, d] = keys.map((k) => new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(k)))) as [
+  Uint8Array,
+  Uint8Array,
+  Uint8Array,
+  Uint8Array,
+];
 
 let node: RunningMockNode;
 beforeAll(async () => {
@@ -20,7 +25,7 @@ afterAll(() => node?.close());
 
 const api = () => new avm.AVMApi(node.url);
 const bech = (addr: Uint8Array) => `X-${utils.formatBech32(node.world.network.hrp, addr)}`;
-const issue = (tx: avm.UnsignedTx | ReturnType<typeof avm.newBaseTx>) =>
+const issue = (tx: UnsignedTx) =>
   callRpc(`${node.url}/ext/bc/X`, 'avm.issueTx', {
     tx: utils.bufferToHex(utils.addChecksum(tx.getSignedTx().toBytes())),
     encoding: 'hex',
