@@ -151,7 +151,8 @@ export class Engine {
       throw new Refusal(chain === 'P' ? `couldn't issue tx: ${text}` : text);
     }
     if (inputs.some((key) => pooled.inputs.has(key))) {
-      const text = TEXTS.conflicts(decoded.id);
+      // The P-Chain's own mempool (v1.14.1+) answers the bare error (platformvm/txs/mempool/mempool.go:113).
+      const text = this.sizeLimited(chain) ? TEXTS.conflicts(decoded.id) : TEXTS.conflictsBare;
       this.drop(chain, decoded, text);
       throw new Refusal(chain === 'P' ? `couldn't issue tx: ${text}` : text);
     }

@@ -67,6 +67,7 @@ export const TEXTS = {
   unknownPeerChain: (chainID: string) => `failed to get subnet of "${chainID}": not found`,
   // vms/txs/mempool/mempool.go
   conflicts: (txID: string) => `tx conflicts with other tx: ${txID}`,
+  conflictsBare: 'tx conflicts with other tx',
   // ErrTxTooLarge and ErrMempoolFull, as Add words them
   tooLarge: (txID: string, size: number) => `tx too large: ${txID} size (${size}) > max size (${MAX_TX_BYTES})`,
   mempoolFull: (txID: string, size: number, available: number) =>

@@ -11,7 +11,7 @@
 import { cb58Decode } from '../../generators/formats.ts';
 import { decodeTx, keyOf } from '../engine/codec.ts';
 import type { Utxo, UtxoChain } from '../world/types.ts';
-import type { World } from '../world/world.ts';
+import { putBeforeLocal, type World } from '../world/world.ts';
 
 type Params = Record<string, unknown>;
 
@@ -47,6 +47,7 @@ export class Removals {
 
   /** Where a UTXO read from the source goes (called unjournaled): into the world, unless removed before. */
   place(chain: UtxoChain, utxo: Utxo): void {
+    putBeforeLocal(utxo);
     if (this.removed[chain].has(utxo.key)) this.removed[chain].set(utxo.key, utxo);
     else this.world.utxos[chain].set(utxo.key, utxo);
   }

@@ -198,7 +198,7 @@ function addressError(address: string, reason: string): Error {
   return new Error(`couldn't parse address ${JSON.stringify(address)}: ${reason}`);
 }
 
-/** Every UTXO of the addresses, sorted by address then ID, each once (avax.GetAllUTXOs). */
+/** Every UTXO of the addresses, by address, each newest first and once (avax.GetAllUTXOs). */
 export function allUtxos(world: World, chain: UtxoChain, addresses: Iterable<string>): Utxo[] {
   const seen = new Set<string>();
   const out: Utxo[] = [];
@@ -282,18 +282,15 @@ export function utxoPage(world: World, chain: UtxoChain, params: UtxoPageParams)
     if (owner < startOwner) continue;
     const from = owner === startOwner ? startKey : '';
     lastOwner = owner;
-    let list: readonly Utxo[];
-    if (atomic) {
-      // Shared memory (chains/atomic/state.go getKeys) reads a list from the start key itself when the list holds
-      // it, else from its head; it ends at the last key the list gave, or the start key (none past the start address).
-      const all = world.atomicUtxosOf(ownID, source, owner);
-      const at = from ? all.findIndex((utxo) => utxo.key === from) : -1;
-      list = at < 0 ? all : all.slice(at);
-      lastKey = from;
-    } else {
-      // A chain's own index (avax.GetPaginatedUTXOs) reads after the start ID, and ends at the last ID it read.
-      list = world.utxosOf(chain, owner).filter((utxo) => !from || utxo.key > from);
-    }
+    // Both read each address's list from the start key when the list holds it, else from its head. A chain's own
+    // index (avax/utxo_state.go:232 UTXOIDs) skips the start key and reads at most the requested number of IDs per
+    // address, seen ones included, and ends at the last ID it read; shared memory (chains/atomic/state.go getKeys)
+    // keeps the start key and ends at the last key the list gave, or the start key (none past the start address).
+    const all = atomic ? world.atomicUtxosOf(ownID, source, owner) : world.utxosOf(chain, owner);
+    const at = from ? all.findIndex((utxo) => utxo.key === from) : -1;
+    let list: readonly Utxo[] = at < 0 ? all : all.slice(atomic ? at : at + 1);
+    if (atomic) lastKey = from;
+    else list = list.slice(0, limit);
     for (const utxo of list) {
       lastKey = utxo.key;
       if (seen.has(utxo.key)) continue;

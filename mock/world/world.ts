@@ -52,21 +52,34 @@ export interface FundedKey {
   address: string;
 }
 
+/** The order UTXOs were first put in, across every index: what a revert or a reload keeps (the object is the same). */
+const putOrder = new WeakMap<object, number>();
+let puts = 0;
+let loads = 0;
+const putIndex = (utxo: object): number => {
+  let at = putOrder.get(utxo);
+  if (at === undefined) putOrder.set(utxo, (at = puts++));
+  return at;
+};
+
 /**
- * UTXOs by owner (40-hex), each owner's listed in the node's order (by ID bytes) on demand and cached until changed.
+ * A UTXO a fork read from its source, in the order the source listed it (newest first): older than every UTXO the
+ * fork puts itself, and than the ones read before it.
+ */
+export function putBeforeLocal(utxo: object): void {
+  if (!putOrder.has(utxo)) putOrder.set(utxo, --loads);
+}
+
+/**
+ * UTXOs by owner (40-hex), each owner's listed newest first on demand and cached until changed: the node keeps each
+ * address's UTXO IDs in a linked list whose head is the last put (vms/components/avax/utxo_state.go:257 getIndexDB,
+ * database/linkeddb/linkeddb.go:111), for a chain's own UTXOs as for shared memory (chains/atomic/state.go SetValue).
+ * The UTXOs one block puts go in the order of a Go map's iteration (avm/state/state.go:438, platformvm/state/
+ * state.go:3050), which no client can rely on; here, the order they were produced in.
  */
 export class OwnerIndex<U extends Utxo = Utxo> {
   private readonly byOwner = new Map<string, Map<string, U>>();
   private readonly sorted = new Map<string, U[]>();
-  /**
-   * Whether `of` lists newest first: shared memory keeps each address's keys in a linked list whose head is the last
-   * put (chains/atomic/state.go SetValue, database/linkeddb Put), where a chain's own UTXO index is ordered by ID.
-   */
-  private readonly newestFirst: boolean;
-
-  constructor(newestFirst = false) {
-    this.newestFirst = newestFirst;
-  }
 
   change(before: U | undefined, after: U | undefined): void {
     if (before) {
@@ -78,6 +91,7 @@ export class OwnerIndex<U extends Utxo = Utxo> {
       }
     }
     if (after) {
+      putIndex(after);
       for (const owner of after.owner.addresses) {
         let set = this.byOwner.get(owner);
         if (!set) this.byOwner.set(owner, (set = new Map()));
@@ -87,15 +101,13 @@ export class OwnerIndex<U extends Utxo = Utxo> {
     }
   }
 
-  /** The owner's UTXOs sorted by ID bytes, or newest first. */
+  /** The owner's UTXOs, newest first. */
   of(owner: string): readonly U[] {
     let list = this.sorted.get(owner);
     if (!list) {
       const set = this.byOwner.get(owner);
       if (!set) return [];
-      list = this.newestFirst
-        ? [...set.values()].reverse()
-        : [...set.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      list = [...set.values()].sort((a, b) => putIndex(b) - putIndex(a));
       this.sorted.set(owner, list);
     }
     return list;
@@ -165,7 +177,7 @@ export class World {
     const u = (after ?? before)!;
     const key = `${u.destinationChain}:${u.sourceChain}`;
     let index = this.atomicOwned.get(key);
-    if (!index) this.atomicOwned.set(key, (index = new OwnerIndex(true)));
+    if (!index) this.atomicOwned.set(key, (index = new OwnerIndex()));
     index.change(before, after);
   });
   readonly txs = new Table<string, Tx>(this.journal);

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PChainClient, XChainClient } from '../../generated/client/dist/index.js';
-import { bech32Decode, cb58Encode } from '../../generators/formats.ts';
+import { bech32Decode, cb58Decode, cb58Encode } from '../../generators/formats.ts';
 import { pMissingUtxo, xMissingUtxo } from '../../mock/engine/refusals.ts';
 import { type ForkedDevControls, type MockNodeHandle, startMockNode } from '../../mock/package/index.ts';
 import { Signer } from './fork-wallet.ts';
@@ -80,7 +80,10 @@ describe.each(['X', 'P'] as const)('dev.removeUtxo on a fork, on %s, of a forked
     const spent = heldBy(chain, 1);
     expect(unread(chain, 1)).toBe(true);
     for (const utxo of spent) await fork.dev.removeUtxo({ chain, utxoID: utxoIDOf(utxo) });
-    const first = spent.sort((a, b) => a.key.localeCompare(b.key))[0]!;
+    // The executor reads the tx's inputs in their order (by UTXO ID) and names the first it cannot find.
+    const input = (u: Utxo) =>
+      Buffer.from(cb58Decode(u.txID)!).toString('hex') + u.outputIndex.toString(16).padStart(8, '0');
+    const first = spent.filter((u) => signer.signed.includes(input(u))).sort((a, b) => a.key.localeCompare(b.key))[0]!;
     const refusal = chain === 'P' ? pMissingUtxo(first.txID, first.outputIndex) : xMissingUtxo(utxoIDOf(first));
     await expect(client(chain, fork.url).issueTx({ tx: signer.signed, encoding: 'hex' })).rejects.toThrow(refusal);
     expect(await utxosAt(chain, fork.url, addressOf(chain, 1))).toEqual([]);
