@@ -4,7 +4,7 @@
  * `health.*`, EVM calls) pass through unjudged. A plain JSON-RPC 2.0 spec (no avalanche profile) may be called in
  * batches: each call of a batch is judged with the answer that carries its id.
  */
-import { transcriptBody } from './transcript.ts';
+import type { KeptBody } from './transcript.ts';
 import type { SpecValidator, Violation } from './validate.ts';
 import { isObject } from '../generators/common/json.ts';
 
@@ -12,11 +12,12 @@ export interface Exchange {
   seq: number;
   endpoint: string;
   httpMethod: string;
-  /** The body as text; undefined when it was too large to inspect. */
-  request: string | undefined;
+  /** The body, parsed once on first need (./transcript.ts); undefined when it was too large to inspect. */
+  request: KeptBody | undefined;
   status: number;
   contentType: string | undefined;
-  response: string | undefined;
+  /** As `request`. */
+  response: KeptBody | undefined;
 }
 
 export interface ProxyViolation extends Violation {
@@ -37,8 +38,9 @@ export interface Inspection {
 
 type Obj = Record<string, unknown>;
 const NO_METHOD = 'a JSON-RPC request must name its method as a string';
-function parse(text: string): { ok: true; value: unknown } | { ok: false } {
-  const body = transcriptBody(text);
+/** Reads, never changes, the parsed body: the transcript's redaction reads it after. */
+function parse(kept: KeptBody): { ok: true; value: unknown } | { ok: false } {
+  const body = kept();
   return 'json' in body ? { ok: true, value: body.json } : { ok: false };
 }
 

@@ -28,7 +28,7 @@ import { type Exchange, type ProxyViolation, inspectExchange } from './inspect.t
 import { ProxyStats } from './proxy-stats.ts';
 import { Redactor } from './redact.ts';
 import { INSPECT_LIMIT, Tap, endToEnd } from './proxy-relay.ts';
-import { TranscriptRecorder, exchangeTranscript } from './transcript.ts';
+import { TranscriptRecorder, exchangeTranscript, keptBody } from './transcript.ts';
 import { upgradeRelay } from './proxy-upgrade.ts';
 import type { SpecValidator } from './validate.ts';
 
@@ -135,6 +135,7 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
         if (opened !== undefined) options.onUnknownMethod?.(opened, exchange.seq);
         for (const violation of violations) options.onViolation?.(violation);
         step = 'recording';
+        // Last: the transcript redacts the parsed bodies the checks above read.
         if (recorder) await recorder.write(exchange.seq, exchangeTranscript(exchange, method, redactor));
       })
       .catch((error: unknown) => internalError(exchange.seq, step, error))
@@ -204,10 +205,10 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
             seq: id,
             endpoint: req.url ?? '/',
             httpMethod: req.method ?? 'GET',
-            request: body.length > INSPECT_LIMIT ? undefined : body.toString('utf8'),
+            request: body.length > INSPECT_LIMIT ? undefined : keptBody(body.toString('utf8')),
             status: answer.statusCode ?? 0,
             contentType: answer.headers['content-type'],
-            response: responseTap.overflow ? undefined : responseTap.text(),
+            response: responseTap.overflow ? undefined : keptBody(responseTap.text()),
           });
         });
       }),

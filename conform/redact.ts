@@ -17,6 +17,7 @@ import { GoSyntaxError, parseFirstValue } from '../runtime/server/json.ts';
 import { type KeyMatcher, goFoldMatcher } from './go-fold.ts';
 import { isObject } from '../generators/common/json.ts';
 import { CORETH_PERSONAL_SECRETS } from './coreth-secrets.ts';
+import type { ParsedBody } from './transcript.ts';
 
 export const REDACTED = '<redacted>';
 export const NOT_ONE_REQUEST = 'not exactly one JSON-RPC request: recorded without its params';
@@ -90,14 +91,10 @@ export class Redactor {
     this.anyName = this.schemas.keys.map((name) => this.matcher(name));
   }
 
-  /** A request body as a transcript may hold it. */
-  request(body: string): RequestReading {
-    let value: unknown;
-    try {
-      value = JSON.parse(body);
-    } catch {
-      return this.notOneRequest(body);
-    }
+  /** A request body, parsed (./transcript.ts), as a transcript may hold it: redacted in place. */
+  request(body: ParsedBody): RequestReading {
+    if (!('json' in body)) return this.notOneRequest(body.text ?? '');
+    const value = body.json;
     if (Array.isArray(value)) {
       const results = this.secretResults(value);
       for (const call of value) if (isObject(call)) this.withoutParams(call);

@@ -5,6 +5,7 @@
  * the params of such calls were left out, but their answers were recorded whole.
  */
 import { describe, expect, it } from 'vitest';
+import { transcriptBody } from '../../conform/transcript.ts';
 import { loadSpecModel } from '../../conform/spec.ts';
 import { REDACTED, Redactor } from '../../conform/redact.ts';
 
@@ -16,7 +17,9 @@ const call = (id: unknown, method: string, params: unknown[] = []) =>
 describe('a secret result in an answer to more than one request', () => {
   it('is redacted in a batch, by the id of the call that asked for it, and the other answers kept', () => {
     const reading = redactor.request(
-      `[${call(1, 'eth_chainId')},${call('w', 'personal_initializeWallet', ['ledger://'])},${call(3, 'eth_blockNumber')}]`,
+      transcriptBody(
+        `[${call(1, 'eth_chainId')},${call('w', 'personal_initializeWallet', ['ledger://'])},${call(3, 'eth_blockNumber')}]`,
+      ),
     );
     const answer = redactor.response(reading, [
       { jsonrpc: '2.0', id: 1, result: '0xa868' },
@@ -31,7 +34,7 @@ describe('a secret result in an answer to more than one request', () => {
   });
 
   it('is redacted when the request is followed by more bytes', () => {
-    const reading = redactor.request(`${call(1, 'personal_initializeWallet', ['ledger://'])} trailing`);
+    const reading = redactor.request(transcriptBody(`${call(1, 'personal_initializeWallet', ['ledger://'])} trailing`));
     expect(redactor.response(reading, { jsonrpc: '2.0', id: 1, result: MNEMONIC })).toEqual({
       jsonrpc: '2.0',
       id: 1,
@@ -41,7 +44,7 @@ describe('a secret result in an answer to more than one request', () => {
 
   it('is redacted in a batch whose ids repeat or that is not JSON.parse’s (all answers of a secret call’s id)', () => {
     const reading = redactor.request(
-      `[${call(7, 'personal_initializeWallet', ['ledger://'])},${call(7, 'eth_chainId')}] trailing`,
+      transcriptBody(`[${call(7, 'personal_initializeWallet', ['ledger://'])},${call(7, 'eth_chainId')}] trailing`),
     );
     const answer = redactor.response(reading, [
       { jsonrpc: '2.0', id: 7, result: MNEMONIC },

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { transcriptBody } from '../../conform/transcript.ts';
 import { goFoldMatcher } from '../../conform/go-fold.ts';
 import {
   LOOKALIKE,
@@ -69,7 +70,7 @@ describe('the redactor', () => {
   const body = (method: unknown, params: unknown, extra = '') =>
     `{"jsonrpc":"2.0","id":1,"method":${JSON.stringify(method)},"params":${JSON.stringify(params)}${extra}}`;
   const recorded = (text: string) => {
-    const reading = redactor.request(text);
+    const reading = redactor.request(transcriptBody(text));
     const json = JSON.stringify(reading.json ?? null);
     expect(json).not.toContain(PASSWORD);
     return reading;
@@ -123,7 +124,9 @@ describe('the redactor', () => {
   });
 
   it('does not record what is not JSON to the node', () => {
-    expect(redactor.request(`{"method":"keystore.createUser","params":{"password":"${PASSWORD}"`)).toEqual({
+    expect(
+      redactor.request(transcriptBody(`{"method":"keystore.createUser","params":{"password":"${PASSWORD}"`)),
+    ).toEqual({
       note: NOT_JSON,
       secretive: true,
     });
@@ -139,7 +142,9 @@ describe('the redactor', () => {
   });
 
   it("redacts an answer's error data (gorilla/rpc echoes the request there) and the secret results", () => {
-    const reading = redactor.request(body('keystore.exportUser', { username: 'a', password: PASSWORD }));
+    const reading = redactor.request(
+      transcriptBody(body('keystore.exportUser', { username: 'a', password: PASSWORD })),
+    );
     const answer = { jsonrpc: '2.0', result: { user: '0xdeadbeef', encoding: 'hex' }, id: 1 };
     expect(redactor.response(reading, answer)).toEqual({ ...answer, result: { user: REDACTED, encoding: 'hex' } });
     const refused = { jsonrpc: '2.0', error: { code: -32600, message: 'x', data: { params: PASSWORD } }, id: 1 };
@@ -160,7 +165,7 @@ describe('the redactor', () => {
     });
     expect(recorded(body('personal_importRawKey', [PASSWORD]))).toMatchObject({ json: { params: [REDACTED] } });
     expect(recorded(body('personal_newAccount', { password: PASSWORD }))).toMatchObject({ json: { params: REDACTED } });
-    const wallet = redactor.request(body('personal_initializeWallet', ['keycard://044def09']));
+    const wallet = redactor.request(transcriptBody(body('personal_initializeWallet', ['keycard://044def09'])));
     expect(wallet.json).toMatchObject({ params: ['keycard://044def09'] });
     expect(redactor.response(wallet, { jsonrpc: '2.0', id: 1, result: PASSWORD })).toMatchObject({ result: REDACTED });
   });
@@ -199,7 +204,7 @@ describe('the redactor on schemas huge once written out', () => {
       let doubled: object = { secret: PASSWORD, other: 'kept' };
       for (let i = 0; i < 64; i++) doubled = { a: doubled, b: 1 };
       const reading = redactor.request(
-        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'm_0', params: { p: doubled } }),
+        transcriptBody(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'm_0', params: { p: doubled } })),
       );
       let value = (reading.json as { params: { p: Record<string, unknown> } }).params.p;
       for (let i = 0; i < 64; i++) value = value.a as Record<string, unknown>;
@@ -207,7 +212,7 @@ describe('the redactor on schemas huge once written out', () => {
       // Written by hand: JSON.stringify would overflow the stack on a value this deep.
       const depth = 100_000;
       const text = `{"jsonrpc":"2.0","id":1,"method":"m_1","params":{"p":${'{"child":'.repeat(depth)}{"pin":"${PASSWORD}"}${'}'.repeat(depth)}}}`;
-      let tree = (redactor.request(text).json as { params: { p: Record<string, unknown> } }).params.p;
+      let tree = (redactor.request(transcriptBody(text)).json as { params: { p: Record<string, unknown> } }).params.p;
       for (let i = 0; i < depth; i++) tree = tree.child as Record<string, unknown>;
       expect(tree).toEqual({ pin: REDACTED });
     } finally {
