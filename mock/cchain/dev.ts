@@ -130,9 +130,6 @@ export async function poolAside(
       await resendRaw(chain, provider, raw).catch(() => {
         pool.delete(hash);
       });
-    // An impersonated sender's transaction goes back impersonated for it alone: the node's setting is made again.
-    for (const impersonated of chain.impersonated)
-      await chain.call(provider, 'hardhat_impersonateAccount', [`0x${impersonated}`]);
     if (automine) await chain.call(provider, 'evm_setAutomine', [true]);
   }
 }

@@ -29,7 +29,7 @@ const atomicGas = (extData: Uint8Array): bigint =>
  * A transaction the engine sent for an impersonated account (`dev.impersonate`, its fake signature): its sender and
  * `eth_sendTransaction` arguments, to send it again the same way; undefined for a signed one (or a type without them).
  */
-export function impersonatedSend(bytes: Uint8Array): { from: string; args: Record<string, unknown> } | undefined {
+function impersonatedSend(bytes: Uint8Array): { from: string; args: Record<string, unknown> } | undefined {
   const tx = decodeSigned(bytes);
   const from = tx?.impersonatedBy;
   if (!from) return undefined;
@@ -57,16 +57,18 @@ export function poolSent(world: World, hash: string, raw: string): void {
   world.cChainPool.set(hash, { raw, order });
 }
 
-/** Sends a saved transaction (its signed bytes) again: signed as it was, or from its impersonated sender. */
+/**
+ * Sends a saved transaction (its signed bytes) again: signed as it was, or from its impersonated sender, impersonated
+ * for it alone unless the node impersonates it anyway (which then stays so).
+ */
 async function resend(chain: CChain, provider: Provider, bytes: Uint8Array): Promise<void> {
   const unsigned = impersonatedSend(bytes);
   if (!unsigned) {
     await chain.call(provider, 'eth_sendRawTransaction', [hex(bytes)]);
     return;
   }
-  await asImpersonated(chain, provider, unsigned.from, () =>
-    chain.call(provider, 'eth_sendTransaction', [unsigned.args]),
-  );
+  const from = chain.impersonated.has(unsigned.from.slice(2)) ? undefined : unsigned.from;
+  await asImpersonated(chain, provider, from, () => chain.call(provider, 'eth_sendTransaction', [unsigned.args]));
 }
 
 /** Replays the world's C-Chain into a fresh engine (automine left off): whether there was anything to replay. */

@@ -10,7 +10,7 @@ import { asImpersonated, dropFromEngine } from './engine-pool.ts';
 import type { CChain } from './evm.ts';
 import { pricedOf, tipRefusal } from './min-tip.ts';
 import { pooledAt, transactionHash } from './nonce-queue.ts';
-import { impersonatedSend } from './replay.ts';
+import { resendRaw } from './replay.ts';
 import { transactionSender } from './raw-transaction.ts';
 import { decodeSigned } from './signed-tx.ts';
 import { submitRefusal } from './submit-limits.ts';
@@ -116,18 +116,6 @@ function replaces(old: string, next: Priced): boolean {
 }
 
 /**
- * A pooled transaction (its journaled bytes) sent to the engine again: signed as it was, or, signed with an
- * impersonated sender's fake signature, sent from that sender, impersonated for it alone unless it already is.
- */
-function sendAgain(chain: CChain, p: Provider, raw: string) {
-  const unsigned = impersonatedSend(Buffer.from(raw.slice(2), 'hex'));
-  const [method, params] = unsigned ? ['eth_sendTransaction', [unsigned.args]] : ['eth_sendRawTransaction', [raw]];
-  const request = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
-  const from = unsigned && !chain.impersonated.has(unsigned.from.slice(2)) ? unsigned.from : undefined;
-  return asImpersonated(chain, p, from, () => chain.sendTransaction(p, request));
-}
-
-/**
  * A write sent in place of the pooled transaction of its sender and nonce that coreth's rule lets it replace: the
  * old one leaves the engine's pool first, so the engine's own rule never refuses it; refused for anything else, the
  * old one goes back as it came (the pool's journal kept it throughout).
@@ -139,7 +127,8 @@ async function sendReplacing(chain: CChain, p: Provider, method: string, params:
   if (!old || !replaces(old.raw, next)) return chain.sendTransaction(p, request);
   await dropFromEngine(chain, p, [old.hash]);
   const sent = await chain.sendTransaction(p, request);
-  if ((JSON.parse(sent.answer) as { result?: unknown }).result === undefined) await sendAgain(chain, p, old.raw);
+  if ((JSON.parse(sent.answer) as { result?: unknown }).result === undefined)
+    await resendRaw(chain, p, old.raw).catch(() => undefined);
   return sent;
 }
 
