@@ -187,16 +187,27 @@ function primaryStart(world: World, staker: Staker): bigint {
 export function advanceTime(world: World, time: bigint, pack: PackProposal = () => []): void {
   advanceL1(world, time);
   // In the order the node rewards them: its current staker iterator's (a delegator before its validator). Found
-  // again after each: a staker a proposal block's decision txs added may end by `time` too.
-  for (;;) {
-    const staker = [...world.stakers.values()]
+  // again only after a proposal block packed txs, which may have added a staker that ends by `time` too (sorting all
+  // stakers again after each would be quadratic in a fork's thousands).
+  const ending = () =>
+    [...world.stakers.values()]
       .filter((s) => s.endTime <= time && !world.rewardUtxos.has(s.txID))
-      .sort(byIteratorOrder)[0];
-    if (!staker) break;
+      .sort(byIteratorOrder);
+  let packed = false;
+  const packing: PackProposal = () => {
+    const txs = pack();
+    packed ||= txs.length > 0;
+    return txs;
+  };
+  let queue = ending();
+  for (let next = 0; next < queue.length; ) {
+    const staker = queue[next++]!;
+    packed = false;
     const rewarded = earnsReward(world, staker, primaryStart(world, staker));
     if (endsWithReward(staker))
-      acceptRewardBlocks(world, staker, rewarded, () => endPeriod(world, staker, rewarded), pack);
+      acceptRewardBlocks(world, staker, rewarded, () => endPeriod(world, staker, rewarded), packing);
     else endPeriod(world, staker, rewarded);
+    if (packed) [queue, next] = [ending(), 0];
   }
   if (time > world.time.get()) world.time.set(time);
 }
