@@ -25,7 +25,7 @@ export interface ServeOptions {
    * request's head, so a handler that runs longer loses its answer; here it counts from the answer's end, so a slow
    * call of the mock's own (a fork's first read, a large state load) is not cut: it bounds only a client that stops
    * reading, which would otherwise hold its answer in memory for as long as it keeps the connection. Checked a
-   * sixteenth of it apart, so a connection is cut up to an eighth of it late.
+   * sixteenth of it apart (a second at most), so a connection is cut up to twice that late.
    */
   writeTimeoutMs?: number;
 }
@@ -169,8 +169,8 @@ interface Answering extends Socket {
 
 /**
  * The write timeout: a connection whose answer has ended (all of it handed to node:http) but not finished (written out
- * to the OS) for `timeoutMs` is destroyed. Each connection is looked at a sixteenth of the timeout apart, so the cut
- * comes at most an eighth late. A timer and three listeners per answer were a cost on every call (bench/README.md,
+ * to the OS) for `timeoutMs` is destroyed. Each connection is looked at a sixteenth of the timeout apart (between 5 ms
+ * and a second), so the cut comes at most two such steps late. A timer and three listeners per answer were a cost on every call (bench/README.md,
  * perf15); a sweep over the open connections costs one property write per answer. An answer finished is dropped at the
  * next sweep, so an idle connection does not hold its last request (and its body) for long.
  */
